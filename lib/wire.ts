@@ -1,0 +1,309 @@
+/**
+ * The wire protocol between the browser UI and the proxy (ARCHITECTURE.md, "The wire protocol").
+ *
+ * One WebSocket per tab at `/ws?token=…`. Every message is one JSON envelope with a `type`.
+ * Both ends validate what they receive with these schemas; nothing else defines the protocol.
+ */
+import { z } from 'zod';
+import { ServerConfigSchema } from './server-config-types.ts';
+
+export const WIRE_VERSION = 1;
+
+// ---------------------------------------------------------------------------------------------
+// Shared pieces
+
+/** JSON-RPC request ids are strings or integers (MCP forbids null). */
+export const RequestIdSchema = z.union([z.string(), z.number()]);
+export type RequestId = z.infer<typeof RequestIdSchema>;
+
+/**
+ * Local failures have string codes (STYLE.md habit 5); JSON-RPC errors from the server keep their
+ * numeric code and arrive in `RpcError`.
+ */
+export const LoupeErrorCodeSchema = z.enum([
+  'COMMAND_NOT_FOUND',
+  'SPAWN_FAILED',
+  'EXITED',
+  'HTTP_ERROR',
+  'NOT_MCP',
+  'UNREACHABLE',
+  'INIT_FAILED',
+  'TIMEOUT',
+  'NO_SESSION',
+  'NOT_CONNECTED',
+  'BAD_MESSAGE',
+  'INTERNAL',
+]);
+export type LoupeErrorCode = z.infer<typeof LoupeErrorCodeSchema>;
+
+export const LoupeErrorSchema = z.object({
+  code: LoupeErrorCodeSchema,
+  /** One plain sentence for the user, e.g. "Command not found: foo". */
+  message: z.string(),
+  /** What to try next, when we know. */
+  hint: z.string().optional(),
+  /** Facts behind the message; every field optional, all rendered as text. */
+  detail: z
+    .object({
+      exitCode: z.number().nullable().optional(),
+      signal: z.string().nullable().optional(),
+      stderrTail: z.string().optional(),
+      pathSearched: z.array(z.string()).optional(),
+      httpStatus: z.number().optional(),
+      contentType: z.string().optional(),
+      bodyStart: z.string().optional(),
+      url: z.string().optional(),
+    })
+    .optional(),
+});
+export type LoupeError = z.infer<typeof LoupeErrorSchema>;
+
+export const RpcErrorSchema = z.object({
+  code: z.number(),
+  message: z.string(),
+  data: z.unknown().optional(),
+});
+export type RpcError = z.infer<typeof RpcErrorSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Sessions
+
+export const SessionStatusSchema = z.enum(['connecting', 'connected', 'disconnected', 'failed']);
+export type SessionStatus = z.infer<typeof SessionStatusSchema>;
+
+/** What the server said about itself in its `initialize` result. Server-supplied: render as text. */
+export const ServerInfoSchema = z.object({
+  name: z.string().optional(),
+  version: z.string().optional(),
+  title: z.string().optional(),
+  websiteUrl: z.string().optional(),
+});
+
+export const SessionInfoSchema = z.object({
+  id: z.string(),
+  config: ServerConfigSchema,
+  status: SessionStatusSchema,
+  /** Milliseconds since the epoch of the last status change. */
+  since: z.number(),
+  error: LoupeErrorSchema.optional(),
+  serverInfo: ServerInfoSchema.optional(),
+  protocolVersion: z.string().optional(),
+  /** `capabilities` from the `initialize` result, as sent. */
+  capabilities: z.record(z.string(), z.unknown()).optional(),
+  instructions: z.string().optional(),
+  /** Transport actually in use (`sse` after a fallback). */
+  transport: z.enum(['stdio', 'http', 'sse']).optional(),
+  /** Process id of a stdio child, while it runs. */
+  pid: z.number().optional(),
+});
+export type SessionInfo = z.infer<typeof SessionInfoSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Trace events: what the tap recorded, in order. Each kind has its own shape (STYLE.md habit 4).
+
+/** What the proxy could tell about a JSON-RPC frame without trusting it. */
+export const RpcKindSchema = z.enum(['request', 'response', 'error', 'notification', 'invalid']);
+export type RpcKind = z.infer<typeof RpcKindSchema>;
+
+const eventBase = {
+  session: z.string(),
+  /** Per-session sequence number, strictly increasing, starting at 1. */
+  seq: z.number(),
+  /** Wall-clock milliseconds since the epoch, with sub-millisecond precision where available. */
+  ts: z.number(),
+};
+
+/** A JSON-RPC frame exactly as it crossed the upstream wire. `out` = Loupe → server. */
+export const FrameEventSchema = z.object({
+  ...eventBase,
+  kind: z.literal('frame'),
+  dir: z.enum(['out', 'in']),
+  raw: z.string(),
+  size: z.number(),
+  rpc: RpcKindSchema,
+  method: z.string().optional(),
+  id: RequestIdSchema.optional(),
+});
+export type FrameEvent = z.infer<typeof FrameEventSchema>;
+
+/** A chunk of the child's stderr (never dressed up as a log notification). */
+export const StderrEventSchema = z.object({ ...eventBase, kind: z.literal('stderr'), text: z.string() });
+export type StderrEvent = z.infer<typeof StderrEventSchema>;
+
+/** A stdout line that was not JSON-RPC. The session goes on. */
+export const NoiseEventSchema = z.object({ ...eventBase, kind: z.literal('noise'), text: z.string() });
+export type NoiseEvent = z.infer<typeof NoiseEventSchema>;
+
+/** The child process ended. */
+export const ExitEventSchema = z.object({
+  ...eventBase,
+  kind: z.literal('exit'),
+  code: z.number().nullable(),
+  signal: z.string().nullable(),
+});
+export type ExitEvent = z.infer<typeof ExitEventSchema>;
+
+/** One HTTP exchange of a remote transport (secrets in headers masked). */
+export const HttpEventSchema = z.object({
+  ...eventBase,
+  kind: z.literal('http'),
+  method: z.string(),
+  url: z.string(),
+  status: z.number().optional(),
+  contentType: z.string().optional(),
+  requestHeaders: z.record(z.string(), z.string()),
+  responseHeaders: z.record(z.string(), z.string()).optional(),
+  durationMs: z.number(),
+  bodySize: z.number().optional(),
+  error: z.string().optional(),
+});
+export type HttpEvent = z.infer<typeof HttpEventSchema>;
+
+/** Something the transport or the proxy noticed (connected, fallback to SSE, parse error …). */
+export const TransportEventSchema = z.object({
+  ...eventBase,
+  kind: z.literal('transport'),
+  level: z.enum(['info', 'warn', 'error']),
+  message: z.string(),
+});
+export type TransportEvent = z.infer<typeof TransportEventSchema>;
+
+export const TraceEventSchema = z.discriminatedUnion('kind', [
+  FrameEventSchema,
+  StderrEventSchema,
+  NoiseEventSchema,
+  ExitEventSchema,
+  HttpEventSchema,
+  TransportEventSchema,
+]);
+export type TraceEvent = z.infer<typeof TraceEventSchema>;
+
+/** Per-session counts of what the proxy's bounded trace buffer let go. */
+export const TraceStatsSchema = z.object({
+  session: z.string(),
+  kept: z.number(),
+  dropped: z.number(),
+});
+export type TraceStats = z.infer<typeof TraceStatsSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// UI → proxy
+
+export const ConnectMessageSchema = z.object({
+  type: z.literal('connect'),
+  config: ServerConfigSchema,
+  /** Close this session first and reuse its id (a reconnect keeps one history). */
+  session: z.string().optional(),
+});
+
+export const DisconnectMessageSchema = z.object({ type: z.literal('disconnect'), session: z.string() });
+
+/** An MCP request addressed to a session; `id` is the UI's own correlation id, not the JSON-RPC id. */
+export const RequestMessageSchema = z.object({
+  type: z.literal('request'),
+  session: z.string(),
+  id: z.string(),
+  method: z.string(),
+  params: z.record(z.string(), z.unknown()).optional(),
+  /** Milliseconds; default 60 000. */
+  timeoutMs: z.number().positive().optional(),
+});
+
+export const CancelMessageSchema = z.object({
+  type: z.literal('cancel'),
+  session: z.string(),
+  id: z.string(),
+});
+
+export const ClientMessageSchema = z.discriminatedUnion('type', [
+  ConnectMessageSchema,
+  DisconnectMessageSchema,
+  RequestMessageSchema,
+  CancelMessageSchema,
+]);
+export type ClientMessage = z.infer<typeof ClientMessageSchema>;
+export type RequestMessage = z.infer<typeof RequestMessageSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// proxy → UI
+
+/** Sent once per WebSocket, first: everything needed to draw the page after a (re)load. */
+export const SnapshotMessageSchema = z.object({
+  type: z.literal('snapshot'),
+  version: z.literal(WIRE_VERSION),
+  sessions: z.array(SessionInfoSchema),
+  events: z.array(TraceEventSchema),
+  stats: z.array(TraceStatsSchema),
+  /** Set when the proxy was started with a target: the UI shows this session first. */
+  primary: z.string().optional(),
+});
+
+export const SessionMessageSchema = z.object({ type: z.literal('session'), session: SessionInfoSchema });
+
+export const SessionRemovedMessageSchema = z.object({ type: z.literal('session-removed'), session: z.string() });
+
+/** Trace events, batched: the proxy coalesces what arrives within one tick into one message. */
+export const EventsMessageSchema = z.object({
+  type: z.literal('events'),
+  events: z.array(TraceEventSchema),
+  stats: z.array(TraceStatsSchema).optional(),
+});
+
+export const ResponseMessageSchema = z.discriminatedUnion('ok', [
+  z.object({
+    type: z.literal('response'),
+    id: z.string(),
+    session: z.string(),
+    ok: z.literal(true),
+    result: z.unknown(),
+    durationMs: z.number(),
+  }),
+  z.object({
+    type: z.literal('response'),
+    id: z.string(),
+    session: z.string(),
+    ok: z.literal(false),
+    /** A JSON-RPC error from the server, or a local failure. */
+    error: z.union([RpcErrorSchema, LoupeErrorSchema]),
+    durationMs: z.number(),
+  }),
+]);
+export type ResponseMessage = z.infer<typeof ResponseMessageSchema>;
+
+/** The proxy could not act on an envelope (bad JSON, unknown type, unknown session). */
+export const ErrorMessageSchema = z.object({ type: z.literal('error'), error: LoupeErrorSchema });
+
+export const ServerMessageSchema = z.union([
+  SnapshotMessageSchema,
+  SessionMessageSchema,
+  SessionRemovedMessageSchema,
+  EventsMessageSchema,
+  ResponseMessageSchema,
+  ErrorMessageSchema,
+]);
+export type ServerMessage = z.infer<typeof ServerMessageSchema>;
+export type SnapshotMessage = z.infer<typeof SnapshotMessageSchema>;
+export type EventsMessage = z.infer<typeof EventsMessageSchema>;
+
+/** Parse an incoming envelope; failures are values (STYLE.md habit 5). */
+export function parseClientMessage(text: string): { ok: true; message: ClientMessage } | { ok: false; error: string } {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return { ok: false, error: 'not JSON' };
+  }
+  const parsed = ClientMessageSchema.safeParse(data);
+  return parsed.success ? { ok: true, message: parsed.data } : { ok: false, error: parsed.error.message };
+}
+
+export function parseServerMessage(text: string): { ok: true; message: ServerMessage } | { ok: false; error: string } {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return { ok: false, error: 'not JSON' };
+  }
+  const parsed = ServerMessageSchema.safeParse(data);
+  return parsed.success ? { ok: true, message: parsed.data } : { ok: false, error: parsed.error.message };
+}

@@ -1,0 +1,11 @@
+// The UI is a static export served by the proxy itself (ARCHITECTURE.md: one process, one port).
+/** @type {import('next').NextConfig} */
+const nextConfig = {
+  output: 'export',
+  images: { unoptimized: true },
+  trailingSlash: false,
+  poweredByHeader: false,
+  reactStrictMode: true,
+};
+
+export default nextConfig;
