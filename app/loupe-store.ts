@@ -1,0 +1,152 @@
+/**
+ * The tab's one store: proxy state (loupe-state.ts) plus request/response correlation.
+ * Lives outside React; components read it through useSyncExternalStore (use-store.ts).
+ */
+import type { LoupeError, ResponseMessage, RpcError, ServerConfig, ServerMessage, TraceEvent } from '../lib/wire.ts';
+import {
+  applyMessage,
+  initialState,
+  recordInvalid,
+  selectSession,
+  type LoupeState,
+  type SocketState,
+} from './loupe-state.ts';
+import { readToken, socketUrl, WireClient } from './wire-client.ts';
+
+/** The answer to one request: the proxy's response without its envelope fields. */
+export type RequestOutcome =
+  | { ok: true; result: unknown; durationMs: number }
+  | { ok: false; error: RpcError | LoupeError; durationMs: number };
+
+type Listener = () => void;
+type EventsListener = (events: readonly TraceEvent[]) => void;
+
+interface Pending {
+  resolve(outcome: RequestOutcome): void;
+  startedAt: number;
+}
+
+function localFailure(message: string, startedAt: number): RequestOutcome {
+  return { ok: false, error: { code: 'NOT_CONNECTED', message }, durationMs: performance.now() - startedAt };
+}
+
+export function newRequestId(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+export class LoupeStore {
+  private state: LoupeState = initialState();
+  private readonly listeners = new Set<Listener>();
+  private readonly eventListeners = new Set<EventsListener>();
+  private readonly pending = new Map<string, Pending>();
+  private client?: WireClient;
+
+  subscribe = (listener: Listener): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getSnapshot = (): LoupeState => this.state;
+
+  /** Live trace events as they arrive (not the snapshot's history): for list_changed and friends. */
+  onEvents(listener: EventsListener): () => void {
+    this.eventListeners.add(listener);
+    return () => this.eventListeners.delete(listener);
+  }
+
+  /** Open the socket (browser only; idempotent). */
+  start(): void {
+    if (this.client) return;
+    const token = readToken(window.location, window.sessionStorage);
+    if (!token) {
+      this.setSocket({ phase: 'no-token', attempt: 0 });
+      return;
+    }
+    this.client = new WireClient({
+      url: socketUrl(window.location, token),
+      onMessage: (message) => this.receive(message),
+      onInvalid: (text, error) => this.update(recordInvalid(this.state, text, error)),
+      onSocket: (socket) => this.setSocket(socket),
+      onClose: () => this.socketClosed(),
+    });
+    this.client.start();
+  }
+
+  stop(): void {
+    this.client?.stop();
+    this.client = undefined;
+  }
+
+  retryNow(): void {
+    this.client?.retryNow();
+  }
+
+  select(sessionId: string): void {
+    this.update(selectSession(this.state, sessionId));
+  }
+
+  /** Connect (or reconnect, keeping the history of) the current session. */
+  connect(config: ServerConfig): boolean {
+    return this.client?.send({ type: 'connect', config, session: this.state.current }) ?? false;
+  }
+
+  disconnect(session: string): boolean {
+    return this.client?.send({ type: 'disconnect', session }) ?? false;
+  }
+
+  /** Send an MCP request to a session; resolves with the proxy's response (never rejects). */
+  request(session: string, method: string, params: Record<string, unknown> = {}, id = newRequestId()): Promise<RequestOutcome> {
+    const startedAt = performance.now();
+    return new Promise((resolve) => {
+      if (!this.client?.send({ type: 'request', session, id, method, params })) {
+        resolve(localFailure('Not connected to Loupe; the request was not sent', startedAt));
+        return;
+      }
+      this.pending.set(id, { resolve, startedAt });
+    });
+  }
+
+  cancel(session: string, id: string): void {
+    this.client?.send({ type: 'cancel', session, id });
+  }
+
+  private receive(message: ServerMessage): void {
+    if (message.type === 'response') {
+      this.settle(message);
+      return;
+    }
+    this.update(applyMessage(this.state, message));
+    if (message.type === 'events') this.eventListeners.forEach((listener) => listener(message.events));
+  }
+
+  private settle(message: ResponseMessage): void {
+    const pending = this.pending.get(message.id);
+    if (!pending) return;
+    this.pending.delete(message.id);
+    pending.resolve(
+      message.ok
+        ? { ok: true, result: message.result, durationMs: message.durationMs }
+        : { ok: false, error: message.error, durationMs: message.durationMs },
+    );
+  }
+
+  private socketClosed(): void {
+    const lost = [...this.pending.values()];
+    this.pending.clear();
+    lost.forEach((p) => p.resolve(localFailure('The connection to Loupe dropped before the answer arrived', p.startedAt)));
+    this.update({ ...this.state, synced: false });
+  }
+
+  private setSocket(socket: Omit<SocketState, 'everOpened'>): void {
+    const everOpened = this.state.socket.everOpened || socket.phase === 'open';
+    this.update({ ...this.state, socket: { ...socket, everOpened } });
+  }
+
+  private update(next: LoupeState): void {
+    if (next === this.state) return;
+    this.state = next;
+    this.listeners.forEach((listener) => listener());
+  }
+}

@@ -1,0 +1,147 @@
+/**
+ * Tools from `tools/list` → entries the UI can list, with their `inputSchema` checked.
+ *
+ * A tool whose schema cannot be compiled, or is not an object schema, is still listed with the
+ * reason, so the user can call it with hand-written JSON (a debugger must not hide broken tools).
+ * Dialect: `$schema` decides; without one we use JSON Schema 2020-12, the MCP default dialect
+ * (spec 2025-11-25, "JSON Schema usage"). Validation uses the Ajv that rjsf's validator wraps, so
+ * the form and this check agree.
+ */
+import type { RJSFSchema, ValidatorType } from '@rjsf/utils';
+import { customizeValidator, type CustomValidatorOptionsType } from '@rjsf/validator-ajv8';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+
+export type Dialect = 'draft-07' | '2020-12';
+
+export type SchemaCheck =
+  | { ok: true; schema: RJSFSchema; dialect: Dialect }
+  | { ok: false; reason: string };
+
+/** The behaviour hints of `ToolAnnotations` (all advisory, all untrusted). */
+export interface ToolHints {
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+export interface ToolEntry {
+  name: string;
+  title?: string;
+  description?: string;
+  hints: ToolHints;
+  inputSchema: unknown;
+  check: SchemaCheck;
+  /** The tool exactly as listed. */
+  raw: unknown;
+}
+
+type Validator = ReturnType<typeof customizeValidator>;
+const validators = new Map<Dialect, Validator>();
+
+/** One rjsf validator per dialect, created on first use (each owns an Ajv instance). */
+export function validatorFor(dialect: Dialect): ValidatorType {
+  return ajvValidator(dialect);
+}
+
+function ajvValidator(dialect: Dialect): Validator {
+  let validator = validators.get(dialect);
+  if (validator === undefined) {
+    // The cast: under NodeNext (the proxy build compiles lib/) rjsf's `typeof Ajv` names ajv's CJS
+    // namespace rather than the class; at run time both are the constructor.
+    const AjvClass = Ajv2020 as unknown as CustomValidatorOptionsType['AjvClass'];
+    validator = dialect === '2020-12' ? customizeValidator({ AjvClass }) : customizeValidator();
+    validators.set(dialect, validator);
+  }
+  return validator;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** The dialect for a `$schema` value, and whether `$schema` must be dropped for Ajv to accept it. */
+function dialectOf(metaSchema: unknown): { dialect: Dialect; drop: boolean } | { error: string } {
+  if (metaSchema === undefined) return { dialect: '2020-12', drop: false };
+  if (typeof metaSchema !== 'string') return { error: '"$schema" is not a string' };
+  if (/draft\/2020-12\/schema/.test(metaSchema)) return { dialect: '2020-12', drop: false };
+  if (/draft\/2019-09\/schema/.test(metaSchema)) return { dialect: '2020-12', drop: true };
+  if (/draft-07\/schema/.test(metaSchema)) return { dialect: 'draft-07', drop: false };
+  if (/draft-06\/schema/.test(metaSchema)) return { dialect: 'draft-07', drop: true };
+  return { error: `unsupported "$schema": ${metaSchema}` };
+}
+
+function compileError(validator: Validator, schema: RJSFSchema): string | undefined {
+  try {
+    validator.ajv.compile(schema);
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  } finally {
+    // Forget the schema so that a later compile (by the form, or of a tool sharing its $id) is fresh.
+    validator.ajv.removeSchema(schema);
+  }
+}
+
+/** Check a tool's `inputSchema`: an object, an object schema, and compilable by Ajv. */
+export function checkInputSchema(inputSchema: unknown): SchemaCheck {
+  if (!isObject(inputSchema)) return { ok: false, reason: 'inputSchema is not a JSON object' };
+  const type = inputSchema.type;
+  if (type !== 'object') return { ok: false, reason: `inputSchema.type is ${JSON.stringify(type) ?? 'missing'}, not "object"` };
+  const found = dialectOf(inputSchema.$schema);
+  if ('error' in found) return { ok: false, reason: found.error };
+  const schema = { ...inputSchema } as RJSFSchema;
+  if (found.drop) delete schema.$schema;
+  const error = compileError(ajvValidator(found.dialect), schema);
+  return error === undefined ? { ok: true, schema, dialect: found.dialect } : { ok: false, reason: error };
+}
+
+/** Validation messages for `args` against a checked schema; empty when valid. */
+export function validateArguments(check: SchemaCheck, args: unknown): string[] {
+  if (!check.ok) return [];
+  const validator = ajvValidator(check.dialect);
+  const { errors, validationError } = validator.rawValidation(check.schema, args);
+  validator.ajv.removeSchema(check.schema);
+  if (validationError) return [validationError.message];
+  return (errors ?? []).map((e) => `${e.instancePath || '(arguments)'} ${e.message ?? 'is invalid'}`.trim());
+}
+
+function hintsOf(annotations: unknown): ToolHints {
+  if (!isObject(annotations)) return {};
+  const hints: ToolHints = {};
+  for (const key of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) {
+    if (typeof annotations[key] === 'boolean') hints[key] = annotations[key];
+  }
+  return hints;
+}
+
+function toolTitle(tool: Record<string, unknown>): string | undefined {
+  if (typeof tool.title === 'string') return tool.title;
+  const annotations = tool.annotations;
+  return isObject(annotations) && typeof annotations.title === 'string' ? annotations.title : undefined;
+}
+
+/** `tools/list` items → entries; items without a string name are reported, not listed. */
+export function parseTools(items: readonly unknown[]): { tools: ToolEntry[]; problems: string[] } {
+  const tools: ToolEntry[] = [];
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  items.forEach((item, index) => {
+    if (!isObject(item) || typeof item.name !== 'string') {
+      problems.push(`tool #${index + 1} has no string "name" and is not listed`);
+      return;
+    }
+    if (seen.has(item.name)) problems.push(`tool name "${item.name}" appears more than once`);
+    seen.add(item.name);
+    tools.push({
+      name: item.name,
+      title: toolTitle(item),
+      description: typeof item.description === 'string' ? item.description : undefined,
+      hints: hintsOf(item.annotations),
+      inputSchema: item.inputSchema,
+      check: checkInputSchema(item.inputSchema),
+      raw: item,
+    });
+  });
+  return { tools, problems };
+}

@@ -1,0 +1,298 @@
+/**
+ * The command line of CONTRACT.md: `mcp-loupe [options] <command> [args...] | <url> | --config <file>`.
+ * Parsing stops at the first positional word, so that everything from the target on reaches the
+ * server verbatim (`mcp-loupe npx -y srv --port 9` gives `--port 9` to the server).
+ */
+import {
+  normalizeTarget,
+  parseMcpJson,
+  selectServer,
+  type Result,
+  type TargetInput,
+} from '../lib/server-config.ts';
+import type { ServerConfig } from '../lib/server-config-types.ts';
+
+export interface CliOptions {
+  /** `undefined`: a free port near 6280; `0`: any free port. */
+  port?: number;
+  /** Open a browser once listening (`--no-open` turns it off). */
+  open: boolean;
+  /** Interface to listen on: loopback unless `--dangerously-listen-on`. */
+  host: string;
+  env: Record<string, string>;
+  cwd?: string;
+  transport?: 'stdio' | 'http' | 'sse';
+  headers: Record<string, string>;
+  config?: string;
+  server?: string;
+  help: boolean;
+  version: boolean;
+  /** The target command and its arguments verbatim, or one URL; empty when none was given. */
+  target: string[];
+}
+
+export type CliParseResult = { ok: true; options: CliOptions } | { ok: false; error: string };
+
+export const USAGE = `Usage:
+  mcp-loupe [options] <command> [args...]      inspect a stdio server (node build/index.js, server.py, …)
+  mcp-loupe [options] <url>                     inspect a remote server (Streamable HTTP, falling back to SSE)
+  mcp-loupe [options] --config <file> [--server <name>]
+  mcp-loupe [options]                           inspect the bundled demo server
+
+Options go before the target; everything after the target is passed to the server.
+  --port <n>                      port on 127.0.0.1 (default: a free one near 6280; 0: any free port)
+  --no-open                       do not open a browser
+  -e, --env KEY=VALUE             environment variable for a stdio server (repeatable)
+  --cwd <dir>                     working directory for a stdio server
+  --transport stdio|http|sse      force a transport (http: Streamable HTTP only, no SSE fallback)
+  --header "Name: value"          HTTP header for a remote server (repeatable)
+  --config <file>                 read servers from an mcp.json-style file (Claude Desktop, Cursor, VS Code)
+  --server <name>                 the server to use from the --config file
+  --host <loopback>               127.0.0.1 (default), ::1 or localhost
+  --dangerously-listen-on <host>  listen beyond loopback: anyone who can reach it can run commands here
+  -h, --help                      show this help
+  --version                       print the version
+
+Scripts run with their interpreter: .py with python3, .js with node, .ts with npx -y tsx.
+`;
+
+const fail = (error: string): { ok: false; error: string } => ({ ok: false, error });
+
+type Apply = (options: CliOptions, value: string, flag: string) => string | undefined;
+interface OptionSpec {
+  takesValue: boolean;
+  /** Returns an error message, or undefined when the value was taken. */
+  apply: Apply;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+const TRANSPORTS = new Map<string, 'stdio' | 'http' | 'sse'>([
+  ['stdio', 'stdio'],
+  ['http', 'http'],
+  ['sse', 'sse'],
+  ['streamable-http', 'http'],
+  ['streamablehttp', 'http'],
+]);
+
+const flag = (apply: (options: CliOptions) => void): OptionSpec => ({ takesValue: false, apply: (o) => void apply(o) });
+const valued = (apply: Apply): OptionSpec => ({ takesValue: true, apply });
+const nonEmpty = (set: (o: CliOptions, v: string) => void): OptionSpec =>
+  valued((o, v, f) => (v === '' ? `${f} needs a value.` : void set(o, v)));
+
+const OPTIONS = new Map<string, OptionSpec>([
+  ['--port', valued(applyPort)],
+  ['--no-open', flag((o) => (o.open = false))],
+  ['--env', valued(applyEnv)],
+  ['--cwd', nonEmpty((o, v) => (o.cwd = v))],
+  ['--transport', valued(applyTransport)],
+  ['--header', valued(applyHeader)],
+  ['--config', nonEmpty((o, v) => (o.config = v))],
+  ['--server', nonEmpty((o, v) => (o.server = v))],
+  ['--host', valued(applyHost)],
+  ['--dangerously-listen-on', nonEmpty((o, v) => (o.host = unbracket(v)))],
+  ['--help', flag((o) => (o.help = true))],
+  ['--version', flag((o) => (o.version = true))],
+]);
+const ALIASES = new Map([
+  ['-e', '--env'],
+  ['-h', '--help'],
+]);
+
+function applyPort(o: CliOptions, value: string, f: string): string | undefined {
+  const port = /^\d{1,5}$/.test(value) ? Number(value) : NaN;
+  if (!(port <= 65535)) return `${f} expects a number from 0 to 65535, got ${JSON.stringify(value)}.`;
+  o.port = port;
+  return undefined;
+}
+
+function applyEnv(o: CliOptions, value: string, f: string): string | undefined {
+  const eq = value.indexOf('=');
+  if (eq <= 0) return `${f} expects KEY=VALUE, got ${JSON.stringify(value)}.`;
+  o.env[value.slice(0, eq)] = value.slice(eq + 1);
+  return undefined;
+}
+
+function applyTransport(o: CliOptions, value: string, f: string): string | undefined {
+  const transport = TRANSPORTS.get(value.toLowerCase());
+  if (!transport) return `${f} expects stdio, http or sse, got ${JSON.stringify(value)}.`;
+  o.transport = transport;
+  return undefined;
+}
+
+/** `Name: value`. A repeated name replaces the earlier one (HTTP names are case-insensitive). */
+function applyHeader(o: CliOptions, value: string, f: string): string | undefined {
+  const colon = value.indexOf(':');
+  const name = value.slice(0, Math.max(colon, 0)).trim();
+  if (colon < 0 || !/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) {
+    return `${f} expects "Name: value", got ${JSON.stringify(value)}.`;
+  }
+  for (const existing of Object.keys(o.headers)) if (existing.toLowerCase() === name.toLowerCase()) delete o.headers[existing];
+  o.headers[name] = value.slice(colon + 1).trim();
+  return undefined;
+}
+
+const unbracket = (host: string): string => host.replace(/^\[(.*)\]$/, '$1');
+
+function applyHost(o: CliOptions, value: string, f: string): string | undefined {
+  const host = unbracket(value);
+  if (!LOOPBACK.has(host.toLowerCase())) {
+    return `${f} accepts only loopback (127.0.0.1, ::1, localhost). To listen on ${value}, use --dangerously-listen-on ${value}: anyone who can reach it can run commands on this machine.`;
+  }
+  o.host = host;
+  return undefined;
+}
+
+export function parseCliArgs(argv: string[]): CliParseResult {
+  const options: CliOptions = { open: true, host: '127.0.0.1', env: {}, headers: {}, help: false, version: false, target: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--') {
+      options.target = argv.slice(i + 1);
+      break;
+    }
+    if (!arg.startsWith('-') || arg === '-') {
+      options.target = argv.slice(i);
+      break;
+    }
+    const read = readOption(argv, i);
+    if (!read.ok) return read;
+    const error = read.spec.apply(options, read.value, read.flag);
+    if (error) return fail(error);
+    i = read.next;
+  }
+  if (options.help || options.version) return { ok: true, options };
+  const error = checkCombination(options);
+  return error ? fail(error) : { ok: true, options };
+}
+
+type ReadOption = { ok: true; spec: OptionSpec; flag: string; value: string; next: number } | { ok: false; error: string };
+
+/** The option at argv[i], in `--flag value` or `--flag=value` form. */
+function readOption(argv: string[], i: number): ReadOption {
+  const arg = argv[i];
+  const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
+  const typed = eq > 0 ? arg.slice(0, eq) : arg;
+  const spec = OPTIONS.get(ALIASES.get(typed) ?? typed);
+  if (!spec) {
+    return fail(`Unknown option ${typed}. Options for the server go after its command: mcp-loupe [options] <command> [args...]. See mcp-loupe --help.`);
+  }
+  const inline = eq > 0 ? arg.slice(eq + 1) : undefined;
+  if (!spec.takesValue) {
+    return inline === undefined ? { ok: true, spec, flag: typed, value: '', next: i } : fail(`${typed} takes no value.`);
+  }
+  if (inline !== undefined) return { ok: true, spec, flag: typed, value: inline, next: i };
+  const next = argv[i + 1];
+  if (next === undefined) return fail(`${typed} needs a value.`);
+  // `--cwd --no-open` is a forgotten value, not a directory named "--no-open".
+  if (next.startsWith('-') && next.length > 1) {
+    return fail(`${typed} needs a value, got the option ${next} (write ${typed}=${next} if you mean it).`);
+  }
+  return { ok: true, spec, flag: typed, value: next, next: i + 1 };
+}
+
+/** Options that only make sense together; the user's options are never silently dropped. */
+function checkCombination(o: CliOptions): string | undefined {
+  if (o.config !== undefined && o.target.length > 0) {
+    return `--config and a target (${o.target[0]}) cannot be combined: read the server from the file, or give its command or URL.`;
+  }
+  if (o.server !== undefined && o.config === undefined) return '--server picks a server from a file: add --config <file>.';
+  const serverOptions = [
+    Object.keys(o.env).length > 0 && '-e/--env',
+    o.cwd !== undefined && '--cwd',
+    Object.keys(o.headers).length > 0 && '--header',
+    o.transport !== undefined && '--transport',
+  ].filter((name): name is string => typeof name === 'string');
+  if (serverOptions.length > 0 && o.config === undefined && o.target.length === 0) {
+    return `${serverOptions.join(', ')} describe the server to inspect, but none was given: add a command, a URL or --config <file>.`;
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// From options to the server to connect to
+
+export interface TargetDeps {
+  readFile(path: string): string;
+  defaultServer(): ServerConfig;
+}
+
+export interface ResolvedTarget {
+  config: ServerConfig;
+  /** True when no target was given and the bundled demo server is used. */
+  isDefault: boolean;
+  /** About the chosen server only (from its mcp.json entry), for the CLI to print. */
+  warnings: string[];
+}
+
+export function resolveTarget(options: CliOptions, deps: TargetDeps): Result<ResolvedTarget> {
+  if (options.config !== undefined) return fromConfigFile(options.config, options, deps);
+  if (options.target.length > 0) {
+    const config = normalizeTarget({ ...serverOptions(options), target: options.target });
+    return config.ok ? { ok: true, value: { config: config.value, isDefault: false, warnings: [] } } : config;
+  }
+  try {
+    return { ok: true, value: { config: deps.defaultServer(), isDefault: true, warnings: [] } };
+  } catch (e) {
+    return fail(messageOf(e));
+  }
+}
+
+const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+function serverOptions(o: CliOptions): Omit<TargetInput, 'target'> {
+  return { env: o.env, cwd: o.cwd, headers: o.headers, transport: o.transport };
+}
+
+function fromConfigFile(file: string, options: CliOptions, deps: TargetDeps): Result<ResolvedTarget> {
+  let text: string;
+  try {
+    text = deps.readFile(file);
+  } catch (e) {
+    return fail(`Cannot read the config file ${file}: ${messageOf(e)}`);
+  }
+  const parsed = parseMcpJson(text);
+  if (!parsed.ok) return fail(`${file}: ${parsed.error}`);
+  const picked = selectServer(parsed.value, options.server);
+  if (!picked.ok) return fail(`${file}: ${picked.error}`);
+  const name = picked.value.name ?? '';
+  const config = withOverrides(picked.value, options);
+  if (!config.ok) return fail(`${file}: Server ${JSON.stringify(name)}: ${config.error}`);
+  // parseMcpJson prefixes each warning with its server; keep the chosen server's.
+  const warnings = parsed.warnings.filter((w) => w.startsWith(`Server ${JSON.stringify(name)}: `));
+  return { ok: true, value: { config: config.value, isDefault: false, warnings } };
+}
+
+/**
+ * Command-line -e/--cwd/--header/--transport on top of a server from a file (handy for a token
+ * kept out of the file). Re-normalising applies the same checks as for a typed target.
+ */
+function withOverrides(config: ServerConfig, o: CliOptions): Result<ServerConfig> {
+  const given = serverOptions(o);
+  if (!Object.keys(o.env).length && o.cwd === undefined && !Object.keys(o.headers).length && !o.transport) {
+    return { ok: true, value: config };
+  }
+  if (config.kind === 'stdio') {
+    return normalizeTarget({
+      ...given,
+      name: config.name,
+      target: [config.command, ...config.args],
+      env: { ...config.env, ...o.env },
+      cwd: o.cwd ?? config.cwd,
+      transport: o.transport ?? 'stdio',
+    });
+  }
+  return normalizeTarget({
+    ...given,
+    name: config.name,
+    target: [config.url],
+    headers: mergeHeaders(config.headers, o.headers),
+    transport: o.transport ?? (config.transport === 'auto' ? undefined : config.transport),
+  });
+}
+
+/** HTTP header names are case-insensitive: `--header "authorization: …"` replaces the file's `Authorization`. */
+function mergeHeaders(base: Record<string, string>, extra: Record<string, string>): Record<string, string> {
+  const overridden = new Set(Object.keys(extra).map((name) => name.toLowerCase()));
+  const kept = Object.entries(base).filter(([name]) => !overridden.has(name.toLowerCase()));
+  return { ...Object.fromEntries(kept), ...extra };
+}

@@ -1,0 +1,145 @@
+/**
+ * The session registry and the proxy side of the wire protocol (lib/wire.ts): every tab's
+ * WebSocket sees every session; trace events are batched per tick so that a flood of frames costs
+ * one message per tick, not one per frame.
+ */
+import type { WebSocket } from 'ws';
+import type { ServerConfig } from '../lib/server-config-types.ts';
+import { parseClientMessage, WIRE_VERSION, type ClientMessage, type LoupeError, type ServerMessage, type SessionInfo, type TraceEvent } from '../lib/wire.ts';
+import { Session } from './session.ts';
+import { TraceRecorder, type TraceLimits, DEFAULT_TRACE_LIMITS } from './trace-recorder.ts';
+
+/** A tab that cannot keep up is disconnected (it reconnects and gets a fresh snapshot) rather than growing our memory without bound. */
+const MAX_BUFFERED_BYTES = 512 * 1024 * 1024;
+
+export class Hub {
+  private readonly sessions = new Map<string, Session>();
+  private readonly clients = new Set<WebSocket>();
+  private pending: TraceEvent[] = [];
+  private flushScheduled = false;
+  private nextId = 1;
+  primary?: string;
+
+  constructor(private readonly traceLimits: TraceLimits = DEFAULT_TRACE_LIMITS) {}
+
+  createSession(config: ServerConfig): Session {
+    const id = `s${this.nextId++}`;
+    const trace = new TraceRecorder(id, this.traceLimits);
+    trace.subscribe((event) => this.queue(event));
+    const session = new Session(id, config, trace, (info) => this.onSessionChange(info));
+    this.sessions.set(id, session);
+    return session;
+  }
+
+  session(id: string): Session | undefined {
+    return this.sessions.get(id);
+  }
+
+  attach(ws: WebSocket): void {
+    this.clients.add(ws);
+    this.flush();
+    this.sendTo(ws, this.snapshot());
+    ws.on('message', (data, isBinary) => {
+      if (isBinary) return this.sendError(ws, { code: 'BAD_MESSAGE', message: 'Binary messages are not part of the protocol.' });
+      void this.receive(ws, data.toString());
+    });
+    ws.on('close', () => this.clients.delete(ws));
+    ws.on('error', () => this.clients.delete(ws));
+  }
+
+  /** Stops every session (and so every child process). */
+  async shutdown(): Promise<void> {
+    await Promise.allSettled([...this.sessions.values()].map((s) => s.disconnect()));
+    this.flush();
+    for (const ws of this.clients) ws.close(1001, 'Loupe is shutting down');
+  }
+
+  private snapshot(): ServerMessage {
+    const sessions = [...this.sessions.values()];
+    return {
+      type: 'snapshot',
+      version: WIRE_VERSION,
+      sessions: sessions.map((s) => s.snapshot()),
+      events: sessions.flatMap((s) => s.trace.all()),
+      stats: sessions.map((s) => s.trace.stats()),
+      primary: this.primary,
+    };
+  }
+
+  private async receive(ws: WebSocket, text: string): Promise<void> {
+    const parsed = parseClientMessage(text);
+    if (!parsed.ok) return this.sendError(ws, { code: 'BAD_MESSAGE', message: `Could not read a message from the page: ${parsed.error.slice(0, 500)}` });
+    await this.dispatch(ws, parsed.message);
+  }
+
+  private async dispatch(ws: WebSocket, message: ClientMessage): Promise<void> {
+    switch (message.type) {
+      case 'connect': {
+        const existing = message.session ? this.sessions.get(message.session) : undefined;
+        const session = existing ?? this.createSession(message.config);
+        return session.connect(message.config);
+      }
+      case 'disconnect':
+        return this.withSession(ws, message.session, (s) => s.disconnect());
+      case 'cancel':
+        return this.withSession(ws, message.session, (s) => void s.cancel(message.id));
+      case 'request':
+        return this.withSession(ws, message.session, async (s) => {
+          const started = performance.now();
+          const outcome = await s.request(message.id, message.method, message.params, message.timeoutMs);
+          this.flush();
+          const base = { type: 'response' as const, id: message.id, session: s.id, durationMs: performance.now() - started };
+          this.sendTo(ws, outcome.ok ? { ...base, ok: true, result: outcome.result } : { ...base, ok: false, error: outcome.error });
+        });
+    }
+  }
+
+  private async withSession(ws: WebSocket, id: string, act: (s: Session) => void | Promise<void>): Promise<void> {
+    const session = this.sessions.get(id);
+    if (!session) return this.sendError(ws, { code: 'NO_SESSION', message: `No session ${id}.` });
+    await act(session);
+  }
+
+  private onSessionChange(info: SessionInfo): void {
+    this.flush();
+    this.broadcast({ type: 'session', session: info });
+  }
+
+  private queue(event: TraceEvent): void {
+    this.pending.push(event);
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(() => this.flush());
+  }
+
+  private flush(): void {
+    this.flushScheduled = false;
+    if (this.pending.length === 0) return;
+    const events = this.pending;
+    this.pending = [];
+    this.broadcast({ type: 'events', events });
+  }
+
+  private broadcast(message: ServerMessage): void {
+    if (this.clients.size === 0) return;
+    const text = JSON.stringify(message);
+    for (const ws of this.clients) this.sendText(ws, text);
+  }
+
+  private sendTo(ws: WebSocket, message: ServerMessage): void {
+    this.sendText(ws, JSON.stringify(message));
+  }
+
+  private sendText(ws: WebSocket, text: string): void {
+    if (ws.readyState !== ws.OPEN) return;
+    if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
+      ws.close(1013, 'The page fell too far behind; reload to resume');
+      return;
+    }
+    ws.send(text);
+  }
+
+  private sendError(ws: WebSocket, error: LoupeError): void {
+    this.sendTo(ws, { type: 'error', error });
+  }
+}

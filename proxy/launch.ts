@@ -1,0 +1,95 @@
+/**
+ * Starts Loupe in this process: listen first (the page can load while the SDK is still being
+ * imported), then create the primary session. Used by the CLI and by the integration tests.
+ */
+import { fileURLToPath } from 'node:url';
+import type { ServerConfig } from '../lib/server-config-types.ts';
+import type { Hub } from './hub.ts';
+import { newToken } from './security.ts';
+import { createLoupeServer } from './server.ts';
+
+export const VERSION = '0.1.0';
+export const DEFAULT_PORT = 6280;
+const PORT_TRIES = 20;
+
+export interface LaunchOptions {
+  /** The server to connect at start; none means "no session yet". */
+  config?: ServerConfig;
+  /** Exact port (0 = any free one); undefined = the first free one from 6280. */
+  port?: number;
+  host?: string;
+  /** Host names accepted besides loopback (only with an explicit non-loopback `host`). */
+  extraHosts?: string[];
+  token?: string;
+  /** Folder of the static UI; defaults to `out/` of this package. */
+  uiRoot?: string;
+}
+
+export interface RunningLoupe {
+  url: string;
+  origin: string;
+  port: number;
+  token: string;
+  hub: Hub;
+  close(): Promise<void>;
+}
+
+export function defaultUiRoot(): string {
+  // dist/proxy/launch.js → ../../out ; proxy/launch.ts (tests) → ../out
+  const here = fileURLToPath(new URL('.', import.meta.url));
+  return fileURLToPath(new URL(here.includes('/dist/') || here.includes('\\dist\\') ? '../../out/' : '../out/', import.meta.url));
+}
+
+function listen(server: import('node:http').Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: Error) => {
+      server.off('listening', onListening);
+      reject(error);
+    };
+    const onListening = () => {
+      server.off('error', onError);
+      const address = server.address();
+      resolve(address && typeof address === 'object' ? address.port : port);
+    };
+    server.once('error', onError);
+    server.once('listening', onListening);
+    server.listen(port, host);
+  });
+}
+
+async function listenNear(server: import('node:http').Server, port: number | undefined, host: string): Promise<number> {
+  if (port !== undefined) return listen(server, port, host);
+  for (let p = DEFAULT_PORT; p < DEFAULT_PORT + PORT_TRIES; p++) {
+    try {
+      return await listen(server, p, host);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    }
+  }
+  return listen(server, 0, host);
+}
+
+export async function launch(options: LaunchOptions = {}): Promise<RunningLoupe> {
+  const token = options.token ?? newToken();
+  const host = options.host ?? '127.0.0.1';
+  const hubPromise = import('./hub.ts').then(({ Hub }) => new Hub());
+  hubPromise.catch(() => undefined);
+  const { server } = createLoupeServer({ token, uiRoot: options.uiRoot ?? defaultUiRoot(), hub: () => hubPromise, extraHosts: options.extraHosts, version: VERSION });
+  const port = await listenNear(server, options.port, host);
+  const hostForUrl = host === '127.0.0.1' || host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  const origin = `http://${hostForUrl}:${port}`;
+  const hub = await hubPromise;
+  if (options.config) {
+    const session = hub.createSession(options.config);
+    hub.primary = session.id;
+    void session.connect();
+  }
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      await hub.shutdown();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    })());
+  return { url: `${origin}/?token=${token}`, origin, port, token, hub, close };
+}

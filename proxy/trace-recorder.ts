@@ -1,0 +1,83 @@
+/**
+ * Keeps the trace of one session: every frame, stderr chunk, noise line, exit and transport event,
+ * numbered in order. Bounded by count and by bytes (STYLE.md habit 7); what it lets go is counted.
+ */
+import type { TraceEvent, TraceStats } from '../lib/wire.ts';
+
+/** A trace event before the recorder numbers and stamps it. */
+export type TraceEventInput = TraceEvent extends infer E ? (E extends TraceEvent ? Omit<E, 'session' | 'seq' | 'ts'> : never) : never;
+
+export interface TraceLimits {
+  maxEvents: number;
+  maxBytes: number;
+}
+
+export const DEFAULT_TRACE_LIMITS: TraceLimits = { maxEvents: 50_000, maxBytes: 256 * 1024 * 1024 };
+
+/** Wall clock with sub-millisecond resolution. */
+export function now(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+function weigh(event: TraceEvent): number {
+  switch (event.kind) {
+    case 'frame':
+      return 200 + event.raw.length;
+    case 'stderr':
+    case 'noise':
+      return 100 + event.text.length;
+    default:
+      return 300;
+  }
+}
+
+export class TraceRecorder {
+  private events: TraceEvent[] = [];
+  /** Index of the oldest kept event in `events` (a cheap ring: compacted when half is dead). */
+  private head = 0;
+  private bytes = 0;
+  private seq = 0;
+  private droppedCount = 0;
+  private listeners = new Set<(event: TraceEvent) => void>();
+
+  constructor(
+    readonly session: string,
+    private readonly limits: TraceLimits = DEFAULT_TRACE_LIMITS,
+  ) {}
+
+  record(input: TraceEventInput): TraceEvent {
+    const event = { ...input, session: this.session, seq: ++this.seq, ts: now() } as TraceEvent;
+    this.events.push(event);
+    this.bytes += weigh(event);
+    this.evict();
+    for (const listener of this.listeners) listener(event);
+    return event;
+  }
+
+  /** Called for every event recorded from now on. Returns the unsubscribe function. */
+  subscribe(listener: (event: TraceEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The kept events, oldest first. */
+  all(): TraceEvent[] {
+    return this.events.slice(this.head);
+  }
+
+  stats(): TraceStats {
+    return { session: this.session, kept: this.events.length - this.head, dropped: this.droppedCount };
+  }
+
+  private evict(): void {
+    while (this.events.length - this.head > 1 && (this.events.length - this.head > this.limits.maxEvents || this.bytes > this.limits.maxBytes)) {
+      this.bytes -= weigh(this.events[this.head]);
+      this.head++;
+      this.droppedCount++;
+    }
+    if (this.head > 1024 && this.head * 2 > this.events.length) {
+      this.events = this.events.slice(this.head);
+      this.head = 0;
+    }
+  }
+}
