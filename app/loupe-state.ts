@@ -17,7 +17,7 @@ export interface SocketState {
   attempt: number;
   /** When the next attempt starts (phase `waiting`), ms since the epoch. */
   retryAt?: number;
-  /** Whether a snapshot has ever arrived on any socket of this tab. */
+  /** Whether any socket of this tab ever opened. */
   everOpened: boolean;
 }
 
@@ -32,6 +32,8 @@ export interface LoupeState {
   socket: SocketState;
   /** True once the current socket delivered its snapshot. */
   synced: boolean;
+  /** How many snapshots arrived so far (each socket sends one). */
+  syncCount: number;
   sessions: Readonly<Record<string, SessionInfo>>;
   /** Session ids in the order the proxy first told us about them. */
   order: readonly string[];
@@ -50,6 +52,7 @@ export function initialState(phase: SocketPhase = 'connecting'): LoupeState {
   return {
     socket: { phase, attempt: 0, everOpened: false },
     synced: false,
+    syncCount: 0,
     sessions: {},
     order: [],
     events: {},
@@ -106,6 +109,7 @@ function applySnapshot(state: LoupeState, message: Extract<ServerMessage, { type
   const base: LoupeState = {
     ...state,
     synced: true,
+    syncCount: state.syncCount + 1,
     sessions,
     order: message.sessions.map((s) => s.id),
     primary: message.primary,

@@ -1,0 +1,137 @@
+/**
+ * One server-side list (tools, resources, resource templates, prompts) for the current session:
+ * listed when the session connects (if the server declared the capability), re-listed when the
+ * server sends the matching `notifications/…/list_changed`.
+ */
+import type { SessionInfo, TraceEvent } from '../lib/wire.ts';
+import { currentSession } from './loupe-state.ts';
+import type { LoupeStore } from './loupe-store.ts';
+import { fetchAllPages } from './paged-list.ts';
+
+export interface ListSpec<T> {
+  method: string;
+  itemsKey: string;
+  /** The `capabilities` member that must be present. */
+  capability: string;
+  listChanged: string;
+  parse(items: unknown[]): { items: T[]; problems: string[] };
+}
+
+export interface ListState<T> {
+  /** `sessionId@since` of the connection the items belong to. */
+  key?: string;
+  status: 'idle' | 'unsupported' | 'loading' | 'done' | 'error';
+  items: readonly T[];
+  problems: readonly string[];
+  pages: number;
+  note?: string;
+  error?: string;
+  /** How many times the list was fetched for this connection. */
+  fetches: number;
+  /** `syncCount` when the last fetch started: a fetch cut off by a dropped socket is retried once per new socket. */
+  atSync: number;
+}
+
+const IDLE: ListState<never> = { status: 'idle', items: [], problems: [], pages: 0, fetches: 0, atSync: 0 };
+
+function connectionKey(session: SessionInfo | undefined): string | undefined {
+  return session?.status === 'connected' ? `${session.id}@${session.since}` : undefined;
+}
+
+export class ListStore<T> {
+  private state: ListState<T> = IDLE;
+  private readonly listeners = new Set<() => void>();
+  private generation = 0;
+  private again = false;
+  private readonly unsubscribe: Array<() => void> = [];
+
+  constructor(
+    private readonly app: LoupeStore,
+    private readonly spec: ListSpec<T>,
+  ) {
+    this.unsubscribe.push(app.subscribe(() => this.evaluate()));
+    this.unsubscribe.push(app.onEvents((events) => this.watch(events)));
+    this.evaluate();
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getSnapshot = (): ListState<T> => this.state;
+
+  dispose(): void {
+    this.unsubscribe.forEach((off) => off());
+  }
+
+  /** List again now (the user asked, or the server said the list changed). */
+  refresh(): void {
+    const session = currentSession(this.app.getSnapshot());
+    const key = connectionKey(session);
+    if (!session || key === undefined || this.state.status === 'unsupported') return;
+    if (this.state.status === 'loading') {
+      this.again = true;
+      return;
+    }
+    void this.load(session.id, key, this.state.key === key ? this.state : { ...IDLE, key });
+  }
+
+  private evaluate(): void {
+    const app = this.app.getSnapshot();
+    const session = currentSession(app);
+    const key = connectionKey(session);
+    if (!session || key === undefined) {
+      if (this.state.key !== undefined && session?.id !== this.state.key.split('@')[0]) {
+        this.generation += 1;
+        this.set(IDLE);
+      }
+      return;
+    }
+    if (key === this.state.key) {
+      // A list that failed because the socket dropped is fetched again once the socket is back.
+      if (this.state.status === 'error' && app.synced && app.syncCount > this.state.atSync) this.refresh();
+      return;
+    }
+    if (!session.capabilities || !(this.spec.capability in session.capabilities)) {
+      this.set({ ...IDLE, key, status: 'unsupported' });
+      return;
+    }
+    if (app.synced) void this.load(session.id, key, { ...IDLE, key });
+  }
+
+  private watch(events: readonly TraceEvent[]): void {
+    const current = this.app.getSnapshot().current;
+    const changed = events.some(
+      (e) => e.kind === 'frame' && e.dir === 'in' && e.session === current && e.method === this.spec.listChanged,
+    );
+    if (changed) this.refresh();
+  }
+
+  private async load(session: string, key: string, from: ListState<T>): Promise<void> {
+    const generation = ++this.generation;
+    this.again = false;
+    this.set({ ...from, key, status: 'loading', fetches: from.fetches + 1, atSync: this.app.getSnapshot().syncCount });
+    const result = await fetchAllPages(
+      (cursor) => this.app.request(session, this.spec.method, cursor === undefined ? {} : { cursor }),
+      this.spec.itemsKey,
+    );
+    if (generation !== this.generation) return;
+    const parsed = this.spec.parse(result.items);
+    this.set({
+      ...this.state,
+      status: result.error === undefined ? 'done' : 'error',
+      items: parsed.items,
+      problems: parsed.problems,
+      pages: result.pages,
+      note: result.note,
+      error: result.error,
+    });
+    if (this.again) this.refresh();
+  }
+
+  private set(next: ListState<T>): void {
+    this.state = next;
+    this.listeners.forEach((listener) => listener());
+  }
+}
