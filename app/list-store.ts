@@ -19,7 +19,7 @@ export interface ListSpec<T> {
 
 export interface ListState<T> {
   /** `sessionId@since` of the connection the items belong to. */
-  key?: string;
+  connection?: string;
   status: 'idle' | 'unsupported' | 'loading' | 'done' | 'error';
   items: readonly T[];
   problems: readonly string[];
@@ -74,7 +74,7 @@ export class ListStore<T> {
       this.again = true;
       return;
     }
-    void this.load(session.id, key, this.state.key === key ? this.state : { ...IDLE, key });
+    void this.load(session.id, key, this.state.connection === key ? this.state : { ...IDLE, connection: key });
   }
 
   private evaluate(): void {
@@ -82,22 +82,22 @@ export class ListStore<T> {
     const session = currentSession(app);
     const key = connectionKey(session);
     if (!session || key === undefined) {
-      if (this.state.key !== undefined && session?.id !== this.state.key.split('@')[0]) {
+      if (this.state.connection !== undefined && session?.id !== this.state.connection.split('@')[0]) {
         this.generation += 1;
         this.set(IDLE);
       }
       return;
     }
-    if (key === this.state.key) {
+    if (key === this.state.connection) {
       // A list that failed because the socket dropped is fetched again once the socket is back.
       if (this.state.status === 'error' && app.synced && app.syncCount > this.state.atSync) this.refresh();
       return;
     }
     if (!session.capabilities || !(this.spec.capability in session.capabilities)) {
-      this.set({ ...IDLE, key, status: 'unsupported' });
+      this.set({ ...IDLE, connection: key, status: 'unsupported' });
       return;
     }
-    if (app.synced) void this.load(session.id, key, { ...IDLE, key });
+    if (app.synced) void this.load(session.id, key, { ...IDLE, connection: key });
   }
 
   private watch(events: readonly TraceEvent[]): void {
@@ -111,7 +111,7 @@ export class ListStore<T> {
   private async load(session: string, key: string, from: ListState<T>): Promise<void> {
     const generation = ++this.generation;
     this.again = false;
-    this.set({ ...from, key, status: 'loading', fetches: from.fetches + 1, atSync: this.app.getSnapshot().syncCount });
+    this.set({ ...from, connection: key, status: 'loading', fetches: from.fetches + 1, atSync: this.app.getSnapshot().syncCount });
     const result = await fetchAllPages(
       (cursor) => this.app.request(session, this.spec.method, cursor === undefined ? {} : { cursor }),
       this.spec.itemsKey,

@@ -2,7 +2,8 @@
  * The tab's one store: proxy state (loupe-state.ts) plus request/response correlation.
  * Lives outside React; components read it through useSyncExternalStore (use-store.ts).
  */
-import type { LoupeError, ResponseMessage, RpcError, ServerConfig, ServerMessage, TraceEvent } from '../lib/wire.ts';
+import type { ServerConfig } from '../lib/server-config-types.ts';
+import type { LoupeError, ResponseMessage, RpcError, ServerMessage, TraceEvent } from '../lib/wire.ts';
 import {
   applyMessage,
   initialState,

@@ -39,14 +39,14 @@ interface Candidate {
   from: string;
 }
 
-function candidates(env: NodeJS.ProcessEnv): Candidate[] {
+function candidates(env: NodeJS.ProcessEnv, system: readonly string[]): Candidate[] {
   const list: Candidate[] = [];
   for (const name of ['LOUPE_CHROMIUM', 'PLAYWRIGHT_CHROMIUM_EXECUTABLE_PATH']) {
     const value = env[name];
     if (value) list.push({ path: value, from: `env ${name}` });
   }
   list.push({ path: playwrightChromium(), from: "Playwright's downloaded browser" });
-  for (const path of SYSTEM_CHROMIUMS) list.push({ path, from: 'system' });
+  for (const path of system) list.push({ path, from: 'system' });
   return list;
 }
 
@@ -62,9 +62,9 @@ function playwrightChromium(): string {
  * The first Chromium that exists. An env variable that names a missing file is an error rather
  * than a silent fall-through: whoever set it meant that browser.
  */
-export function findChromium(env: NodeJS.ProcessEnv = process.env): string {
+export function findChromium(env: NodeJS.ProcessEnv = process.env, system: readonly string[] = SYSTEM_CHROMIUMS): string {
   const tried: string[] = [];
-  for (const c of candidates(env)) {
+  for (const c of candidates(env, system)) {
     if (existsSync(c.path)) return c.path;
     if (c.from.startsWith('env ')) {
       throw new Error(`${NO_CHROMIUM}: ${c.from} names ${c.path}, which does not exist.`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkInputSchema, parseTools, validateArguments } from './tool-schema.ts';
+import { checkInputSchema, parseTools, validateArguments, validatorFor } from './tool-schema.ts';
 
 const draft07 = {
   $schema: 'http://json-schema.org/draft-07/schema#',
@@ -62,5 +62,19 @@ describe('parseTools', () => {
     ]);
     expect(tools[0].hints).toEqual({ readOnlyHint: true });
     expect(problems).toEqual(['tool #3 has no string "name" and is not listed', 'tool name "echo" appears more than once']);
+  });
+});
+
+describe('the interpreter fallback (Ajv blocked by a CSP)', () => {
+  it('validates forms and arguments without Ajv', () => {
+    const ok = checkInputSchema(draft07);
+    if (!ok.ok) throw new Error('expected ok');
+    const lite = { ...ok, engine: 'lite' as const };
+    const validator = validatorFor(lite);
+    const result = validator.validateFormData({}, lite.schema);
+    expect(result.errors[0]).toMatchObject({ name: 'required', property: 'message' });
+    expect(result.errorSchema).toEqual({ message: { __errors: ["must have required property 'message'"] } });
+    expect(validator.isValid(lite.schema, { message: 'x' }, lite.schema)).toBe(true);
+    expect(validateArguments(lite, { message: 1 })).toEqual(['/message must be string']);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FrameEvent, TraceEvent } from './wire.ts';
-import { eventKindLabel, formatDuration, formatSize, framesOf, incomingNotifications, pairFrames, prettyRaw } from './trace.ts';
+import { eventKindLabel, formatDuration, formatSize, framesOf, historyRows, incomingNotifications, pairFrames, prettyRaw, stderrText } from './trace.ts';
 
 let seq = 0;
 function frame(partial: Partial<FrameEvent> & Pick<FrameEvent, 'dir' | 'rpc'>): FrameEvent {
@@ -90,5 +90,29 @@ describe('helpers', () => {
     expect(formatDuration(3.25)).toBe('3.3 ms');
     expect(formatDuration(250)).toBe('250 ms');
     expect(formatDuration(1500)).toBe('1.50 s');
+  });
+});
+
+describe('historyRows', () => {
+  it('makes one row per frame and per non-stderr event, with method and latency on responses', () => {
+    const req = frame({ dir: 'out', rpc: 'request', id: 1, method: 'tools/call', ts: 1000 });
+    const err: TraceEvent = { session: 's1', seq: req.seq + 1, ts: 1001, kind: 'stderr', text: 'log line\n' };
+    const noise: TraceEvent = { session: 's1', seq: req.seq + 2, ts: 1002, kind: 'noise', text: 'Server started' };
+    const res = frame({ dir: 'in', rpc: 'response', id: 1, ts: 1010 });
+    const exit: TraceEvent = { session: 's1', seq: res.seq + 1, ts: 1020, kind: 'exit', code: 1, signal: null };
+    const rows = historyRows([req, err, noise, res, exit]);
+    expect(rows.map((r) => r.kind)).toEqual(['request', 'stdout noise', 'response', 'exit']);
+    expect(rows[2]).toMatchObject({ method: 'tools/call', latencyMs: 10, dir: 'in', partnerSeq: req.seq });
+    expect(rows[1]).toMatchObject({ summary: 'Server started', dir: 'in' });
+    expect(rows[3].summary).toBe('exited with code 1');
+  });
+});
+
+describe('stderrText', () => {
+  const chunk = (seq: number, text: string): TraceEvent => ({ session: 's1', seq, ts: seq, kind: 'stderr', text });
+  it('joins stderr chunks and keeps the tail', () => {
+    const events = [chunk(1, 'abc'), chunk(2, 'def'), chunk(3, 'ghi')];
+    expect(stderrText(events, 100)).toEqual({ text: 'abcdefghi', trimmed: 0 });
+    expect(stderrText(events, 4)).toEqual({ text: 'fghi', trimmed: 5 });
   });
 });

@@ -129,3 +129,71 @@ export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;
   return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
 }
+
+/** One line of a history view: a frame, a stdout noise line, or a transport/exit/http event. */
+export interface HistoryRow {
+  seq: number;
+  ts: number;
+  dir?: FrameEvent['dir'];
+  /** `request`, `response`, `error`, `notification`, `invalid`, `stdout noise`, `exit`, `http`, `transport`. */
+  kind: string;
+  method?: string;
+  id?: RequestId;
+  size?: number;
+  latencyMs?: number;
+  /** For events that are not frames: what happened, in one line. */
+  summary?: string;
+  pending?: boolean;
+  unmatched?: boolean;
+  partnerSeq?: number;
+  event: TraceEvent;
+}
+
+function summarise(event: Exclude<TraceEvent, FrameEvent>): string {
+  switch (event.kind) {
+    case 'noise':
+    case 'stderr':
+      return event.text;
+    case 'exit':
+      return event.signal ? `exited on signal ${event.signal}` : `exited with code ${event.code ?? 'unknown'}`;
+    case 'http':
+      return `${event.method} ${event.url} → ${event.status ?? event.error ?? 'no response'}`;
+    case 'transport':
+      return `${event.level}: ${event.message}`;
+  }
+}
+
+/** Trace events → history rows in order; stderr is left out (it has its own stream). */
+export function historyRows(events: readonly TraceEvent[]): HistoryRow[] {
+  const frames = framesOf(events);
+  const links = pairFrames(frames);
+  const linkOf = new Map<FrameEvent, FrameLink>(frames.map((frame, i) => [frame, links[i]]));
+  const rows: HistoryRow[] = [];
+  for (const event of events) {
+    const base = { seq: event.seq, ts: event.ts, kind: eventKindLabel(event), event };
+    if (event.kind === 'frame') {
+      const link = linkOf.get(event) ?? {};
+      rows.push({ ...base, dir: event.dir, method: link.method, id: event.id, size: event.size, latencyMs: link.latencyMs, pending: link.pending, unmatched: link.unmatched, partnerSeq: link.partnerSeq });
+    } else if (event.kind !== 'stderr') {
+      const extra = event.kind === 'http' ? { latencyMs: event.durationMs, size: event.bodySize } : event.kind === 'noise' ? { dir: 'in' as const, size: event.text.length } : {};
+      rows.push({ ...base, ...extra, summary: summarise(event) });
+    }
+  }
+  return rows;
+}
+
+/** The server's stderr as one text, keeping the last `maxChars` characters. */
+export function stderrText(events: readonly TraceEvent[], maxChars: number): { text: string; trimmed: number } {
+  const chunks: string[] = [];
+  let length = 0;
+  for (let i = events.length - 1; i >= 0 && length < maxChars; i -= 1) {
+    const event = events[i];
+    if (event.kind !== 'stderr') continue;
+    chunks.push(event.text);
+    length += event.text.length;
+  }
+  const all = chunks.reverse().join('');
+  const total = events.reduce((n, e) => n + (e.kind === 'stderr' ? e.text.length : 0), 0);
+  const text = all.length > maxChars ? all.slice(all.length - maxChars) : all;
+  return { text, trimmed: total - text.length };
+}

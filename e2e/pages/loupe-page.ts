@@ -84,12 +84,14 @@ export class LoupePage {
     await this.pressConnect();
   }
 
-  /** Connect; a panel that offers only Disconnect while connected gets that first. */
+  /** Connect; a panel that only offers Disconnect while connected gets that first. */
   private async pressConnect(): Promise<void> {
-    if (!(await this.connectButton().isVisible()) && (await this.disconnectButton().isVisible())) {
+    const connect = this.connectButton();
+    const offersConnect = (await connect.isVisible()) && (await connect.isEnabled());
+    if (!offersConnect && (await this.disconnectButton().isEnabled().catch(() => false))) {
       await this.disconnect();
     }
-    await this.connect();
+    await connect.click();
   }
 
   /** Pick an option of the Transport combobox, native `<select>` or ARIA listbox alike. */
@@ -182,8 +184,10 @@ export class LoupePage {
     return this.page.getByRole('textbox', { name: /json/i });
   }
 
+  /** Turn "edit as JSON" on (a tool with an unusable schema may open with it on already), fill, run. */
   async runWithJson(args: unknown): Promise<void> {
-    await this.editAsJsonSwitch().click();
+    const toggle = this.editAsJsonSwitch();
+    if (!(await toggle.isChecked().catch(() => false))) await toggle.click();
     await this.jsonEditor().fill(JSON.stringify(args));
     await this.runTool();
   }

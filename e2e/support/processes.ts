@@ -20,6 +20,8 @@ export interface Exit {
 export interface Proc {
   child: ChildProcess;
   pid: number;
+  /** Send a signal to it (to its whole group when started with `group`). */
+  kill: (signal: NodeJS.Signals) => void;
   stdout: () => string;
   stderr: () => string;
   exited: Promise<Exit>;
@@ -32,6 +34,11 @@ export interface Proc {
 export interface SpawnOptions {
   cwd?: string;
   env?: NodeJS.ProcessEnv;
+  /**
+   * Start it in its own process group and signal the whole group, as a terminal's Ctrl-C does.
+   * For launchers like `npx`, which die of SIGTERM without passing it on to what they started.
+   */
+  group?: boolean;
 }
 
 const MAX_KEPT = 1_000_000;
@@ -41,6 +48,7 @@ export function spawnProc(command: string, args: string[], opts: SpawnOptions = 
     cwd: opts.cwd ?? ROOT,
     env: opts.env ?? process.env,
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: opts.group ?? false,
   });
   let out = '';
   let err = '';
@@ -59,9 +67,19 @@ export function spawnProc(command: string, args: string[], opts: SpawnOptions = 
     });
   });
   if (child.pid === undefined) throw new Error(`could not spawn ${command}`);
+  const pid = child.pid;
+  const kill = (signal: NodeJS.Signals) => {
+    try {
+      if (opts.group) process.kill(-pid, signal);
+      else child.kill(signal);
+    } catch {
+      // already gone
+    }
+  };
   return {
     child,
-    pid: child.pid,
+    pid,
+    kill,
     stdout: () => out,
     stderr: () => err,
     exited,
@@ -88,11 +106,11 @@ export async function waitForOutput(proc: Proc, read: () => string, pattern: Reg
 /** SIGTERM (or `signal`), then SIGKILL after `graceMs`. Says whether SIGKILL was needed. */
 export async function stopProc(proc: Proc, signal: NodeJS.Signals = 'SIGTERM', graceMs = 10_000): Promise<Exit & { forced: boolean }> {
   if (proc.exit()) return { ...proc.exit()!, forced: false };
-  proc.child.kill(signal);
+  proc.kill(signal);
   const timeout = sleep(graceMs).then(() => null);
   const exit = await Promise.race([proc.exited, timeout]);
   if (exit) return { ...exit, forced: false };
-  proc.child.kill('SIGKILL');
+  proc.kill('SIGKILL');
   return { ...(await proc.exited), forced: true };
 }
 

@@ -23,6 +23,7 @@ interface Fixtures {
 }
 
 export const test = base.extend<Fixtures>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads fixture dependencies from this pattern
   launch: async ({}, use, testInfo) => {
     const started: Loupe[] = [];
     await use(async (target = [], opts = {}) => {
@@ -53,6 +54,7 @@ export const test = base.extend<Fixtures>({
     expect(dialogs, 'no dialog may ever open: server-supplied text must render as text').toEqual([]);
   },
 
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads fixture dependencies from this pattern
   servers: async ({}, use, testInfo) => {
     const running: RunningServer[] = [];
     const track = async (start: Promise<RunningServer>) => {

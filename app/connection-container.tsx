@@ -1,0 +1,51 @@
+'use client';
+/** Wires the current session to the connection and server panels. */
+import type { ReactNode } from 'react';
+import { ConnectionPanel, type SessionChoice } from '@/components/connection-panel.tsx';
+import { ServerPanel } from '@/components/server-panel.tsx';
+import type { SessionInfo } from '../lib/wire.ts';
+import { currentSession } from './loupe-state.ts';
+import { useLoupeState, useServices } from './use-loupe.ts';
+
+function statusDetail(session: SessionInfo | undefined): string | undefined {
+  if (!session) return undefined;
+  const parts: string[] = [];
+  const name = session.serverInfo?.name ?? session.config.name;
+  if (name) parts.push(name);
+  parts.push(session.transport ?? (session.config.kind === 'stdio' ? 'stdio' : session.config.transport));
+  if (session.pid !== undefined) parts.push(`pid ${session.pid}`);
+  return parts.join(' · ');
+}
+
+function choiceLabel(session: SessionInfo): string {
+  const target = session.config.kind === 'stdio' ? session.config.command : session.config.url;
+  return `${session.config.name ?? target} (${session.status})`;
+}
+
+export function ConnectionContainer(): ReactNode {
+  const { app } = useServices();
+  const state = useLoupeState();
+  const session = currentSession(state);
+  const live = state.socket.phase === 'open' && state.synced;
+  const sessions: SessionChoice[] = state.order.flatMap((id) => (state.sessions[id] ? [{ id, label: choiceLabel(state.sessions[id]) }] : []));
+  return (
+    <div className="space-y-3">
+      <ConnectionPanel
+        status={session?.status}
+        synced={state.synced}
+        statusDetail={statusDetail(session)}
+        error={session?.error}
+        config={session?.config}
+        formKey={`${session?.id ?? ''}:${JSON.stringify(session?.config ?? null)}`}
+        canConnect={live}
+        canDisconnect={live && (session?.status === 'connected' || session?.status === 'connecting')}
+        onConnect={(config) => app.connect(config)}
+        onDisconnect={() => session && app.disconnect(session.id)}
+        sessions={sessions}
+        currentSession={state.current}
+        onSelectSession={(id) => app.select(id)}
+      />
+      <ServerPanel session={session?.status === 'connected' ? session : undefined} />
+    </div>
+  );
+}

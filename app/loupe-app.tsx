@@ -1,0 +1,91 @@
+'use client';
+/** The whole page: stores created once per tab, the header, the side panels and the main tabs. */
+import { useEffect, useState, type ReactNode } from 'react';
+import { InvalidMessages, SocketBanner } from '@/components/socket-banner.tsx';
+import { Tabs, type TabSpec } from '@/components/tabs.tsx';
+import { Text } from '@/components/text.tsx';
+import { TopBar } from '@/components/top-bar.tsx';
+import { PromptsContainer, ResourcesContainer } from './catalog-containers.tsx';
+import { ConnectionContainer } from './connection-container.tsx';
+import { HistoryContainer } from './history-container.tsx';
+import { createServices, startServices } from './loupe-services.ts';
+import { NotificationsContainer } from './notifications-container.tsx';
+import { ToolsContainer } from './tools-container.tsx';
+import { LoupeContext, useLoupeState, useServices, useTheme, useToolList } from './use-loupe.ts';
+
+type TabId = 'tools' | 'resources' | 'prompts' | 'history' | 'notifications';
+
+/** Panels mounted only while their tab is shown (the Tools tab stays mounted: its form keeps its input). */
+const PANELS: Record<Exclude<TabId, 'tools'>, () => ReactNode> = {
+  resources: ResourcesContainer,
+  prompts: PromptsContainer,
+  history: HistoryContainer,
+  notifications: NotificationsContainer,
+};
+
+function Banners(): ReactNode {
+  const { app } = useServices();
+  const state = useLoupeState();
+  const last = state.proxyErrors[state.proxyErrors.length - 1];
+  return (
+    <>
+      <SocketBanner socket={state.socket} onRetry={() => app.retryNow()} />
+      <InvalidMessages count={state.invalid.count} recent={state.invalid.recent} />
+      {last && (
+        <p className="border-b border-red-300 bg-red-50 px-4 py-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100">
+          Loupe could not act on a request: <Text>{last.error.message}</Text> ({last.error.code})
+        </p>
+      )}
+    </>
+  );
+}
+
+function MainTabs(): ReactNode {
+  const [tab, setTab] = useState<TabId>('tools');
+  const tools = useToolList();
+  const tabs: TabSpec<TabId>[] = [
+    { id: 'tools', label: 'Tools', count: tools.status === 'done' ? tools.items.length : undefined },
+    { id: 'resources', label: 'Resources' },
+    { id: 'prompts', label: 'Prompts' },
+    { id: 'history', label: 'History' },
+    { id: 'notifications', label: 'Notifications' },
+  ];
+  const Panel = tab === 'tools' ? undefined : PANELS[tab];
+  return (
+    <Tabs<TabId> label="Main" tabs={tabs} selected={tab} onSelect={setTab}>
+      <div hidden={tab !== 'tools'}>
+        <ToolsContainer />
+      </div>
+      {Panel && <Panel />}
+    </Tabs>
+  );
+}
+
+function Shell(): ReactNode {
+  const services = useServices();
+  const theme = useTheme();
+  return (
+    <div className="flex min-h-screen flex-col">
+      <TopBar dark={theme === 'dark'} onToggleTheme={() => services.theme.toggle()} />
+      <Banners />
+      <main className="grid flex-1 gap-4 p-4 md:grid-cols-[minmax(18rem,24rem)_minmax(0,1fr)]">
+        <aside className="min-w-0">
+          <ConnectionContainer />
+        </aside>
+        <div className="min-w-0">
+          <MainTabs />
+        </div>
+      </main>
+    </div>
+  );
+}
+
+export function LoupeApp(): ReactNode {
+  const [services] = useState(createServices);
+  useEffect(() => startServices(services), [services]);
+  return (
+    <LoupeContext.Provider value={services}>
+      <Shell />
+    </LoupeContext.Provider>
+  );
+}

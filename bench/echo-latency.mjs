@@ -1,0 +1,130 @@
+#!/usr/bin/env node
+/**
+ * Round-trip latency of `tools/call echo`, sequential, one at a time:
+ *   Loupe:  a WebSocket client of the wire protocol → Loupe (`request` envelope) → SDK Client →
+ *           stdio → server-everything, and back (`response` envelope, after the batched trace events);
+ *   direct: an SDK `Client` + `StdioClientTransport` in this process → a separate server-everything.
+ * WARMUP calls each first, then BLOCKS blocks of CALLS_PER_BLOCK calls, the two interleaved block by
+ * block (and the order swapped every block) so that a noisy shared machine hits both alike.
+ * Target: ratio of medians ≤ 1.5× (the official inspector measured about 6×, +1.8 ms a call).
+ *
+ * Usage: node bench/echo-latency.mjs [--blocks N] [--calls N]
+ */
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { BenchWireClient } from './lib/wire-client.mjs';
+import { ROOT, isMain, machine, ms, printTable, requireBuilt, serverEverything, startLoupe, stop, summarize, writeResults } from './lib/common.mjs';
+
+const TARGET_RATIO = 1.5;
+const WARMUP = 20;
+const arg = (name, fallback) => Number(process.argv[process.argv.indexOf(name) + 1]) || fallback;
+const BLOCKS = arg('--blocks', 4);
+const CALLS_PER_BLOCK = arg('--calls', 50);
+
+function checkEcho(result, message) {
+  const text = result?.content?.[0]?.text;
+  if (typeof text !== 'string' || !text.includes(message)) throw new Error(`unexpected echo result: ${JSON.stringify(result).slice(0, 300)}`);
+}
+
+async function openLoupe() {
+  const loupe = await startLoupe();
+  const client = await BenchWireClient.open(loupe.wsUrl);
+  const session = await client.primaryConnected();
+  const proxyMs = [];
+  let n = 0;
+  const call = async () => {
+    const message = `hello ${n++}`;
+    const response = await client.request(session, 'tools/call', { name: 'echo', arguments: { message } });
+    if (!response.ok) throw new Error(`echo via Loupe failed: ${JSON.stringify(response.error)}`);
+    checkEcho(response.result, message);
+    proxyMs.push(response.durationMs);
+  };
+  const close = async () => {
+    client.close();
+    await stop(loupe.child);
+  };
+  return { call, close, proxyMs, client };
+}
+
+async function openDirect() {
+  const { command, args } = serverEverything();
+  const transport = new StdioClientTransport({ command, args, stderr: 'pipe' });
+  const client = new Client({ name: 'bench-direct', version: '0.0.0' }, { capabilities: {} });
+  await client.connect(transport);
+  transport.stderr?.resume();
+  let n = 0;
+  const call = async () => {
+    const message = `hello ${n++}`;
+    checkEcho(await client.callTool({ name: 'echo', arguments: { message } }), message);
+  };
+  return { call, close: () => client.close() };
+}
+
+async function timed(call, count, into) {
+  for (let i = 0; i < count; i++) {
+    const started = performance.now();
+    await call();
+    into?.push(performance.now() - started);
+  }
+}
+
+async function main() {
+  requireBuilt();
+  const [loupe, direct] = await Promise.all([openLoupe(), openDirect()]);
+  const loupeMs = [];
+  const directMs = [];
+  try {
+    await timed(loupe.call, WARMUP);
+    await timed(direct.call, WARMUP);
+    loupe.proxyMs.length = 0;
+    for (let block = 0; block < BLOCKS; block++) {
+      const order = block % 2 === 0 ? [[loupe, loupeMs], [direct, directMs]] : [[direct, directMs], [loupe, loupeMs]];
+      for (const [side, into] of order) await timed(side.call, CALLS_PER_BLOCK, into);
+    }
+  } finally {
+    await Promise.allSettled([loupe.close(), direct.close()]);
+  }
+
+  const l = summarize(loupeMs);
+  const d = summarize(directMs);
+  const p = summarize(loupe.proxyMs);
+  const ratio = l.median / d.median;
+  const meets = ratio <= TARGET_RATIO;
+  const row = (label, s) => [label, ms(s.median, 3), ms(s.p90, 3), ms(s.p99, 3), ms(s.mean, 3), String(s.n)];
+  printTable(`tools/call echo round trips (${WARMUP} warm-up each, then ${BLOCKS} interleaved blocks of ${CALLS_PER_BLOCK})`, [
+    ['', 'median', 'p90', 'p99', 'mean', 'calls'],
+    row('Loupe: WebSocket → proxy → stdio server', l),
+    row('  of which inside the proxy (durationMs)', p),
+    row('Direct: SDK Client → stdio server', d),
+  ]);
+  console.log(`\nratio of medians Loupe / direct: ${ratio.toFixed(2)}×   added per call: ${ms(l.median - d.median, 3)} (median), ${ms(l.mean - d.mean, 3)} (mean)`);
+  console.log(`target: ratio of medians ≤ ${TARGET_RATIO}× (official inspector: about 6×, +1.8 ms a call)`);
+  console.log(`meets target: ${meets ? 'yes' : 'no'}`);
+
+  const file = writeResults('echo-latency', {
+    machine: machine(),
+    warmup: WARMUP,
+    blocks: BLOCKS,
+    callsPerBlock: CALLS_PER_BLOCK,
+    loupe: l,
+    loupeInsideProxy: p,
+    direct: d,
+    ratio,
+    addedMsMedian: l.median - d.median,
+    addedMsMean: l.mean - d.mean,
+    target: { ratioOfMediansAtMost: TARGET_RATIO },
+    meetsTarget: meets,
+    eventMessagesReceived: loupe.client.eventMessages,
+  });
+  console.log(`figures written to ${path.relative(ROOT, file)}`);
+  return { name: 'echo-latency', loupe: l.median, baseline: d.median, ratio, target: `≤ ${TARGET_RATIO}× (median)`, meets, unit: 'ms' };
+}
+
+export default main;
+if (isMain(import.meta.url)) {
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,185 @@
+/**
+ * Shared pieces of the benchmarks: spawning Loupe, reading its URL line, resident memory from
+ * /proc, order statistics, and the table/JSON output every benchmark prints.
+ * Benchmarks print figures; they are never timed tests (ARCHITECTURE.md, bench/).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** The Loupe CLI under test; LOUPE_CLI=/path/to/cli.js compares another build (an A/B of a change). */
+export const CLI = process.env.LOUPE_CLI ? path.resolve(process.env.LOUPE_CLI) : path.join(ROOT, 'dist/proxy/cli.js');
+/** Extra Node flags for the Loupe process only, for investigation (e.g. LOUPE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"). */
+export const LOUPE_NODE_ARGS = (process.env.LOUPE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+export const RESULTS_DIR = path.join(ROOT, 'bench/results');
+
+/** The command Loupe itself runs for its default target (proxy/default-server.ts): same Node, same file, `stdio`. */
+export function serverEverything() {
+  const require = createRequire(path.join(ROOT, 'package.json'));
+  const manifestPath = require.resolve('@modelcontextprotocol/server-everything/package.json');
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+  const bin = typeof manifest.bin === 'string' ? manifest.bin : manifest.bin['mcp-server-everything'];
+  return { command: process.execPath, args: [path.join(path.dirname(manifestPath), bin), 'stdio'] };
+}
+
+export function requireBuilt() {
+  if (!existsSync(CLI)) {
+    console.error(`bench: ${path.relative(ROOT, CLI)} is missing; run \`npm run build:proxy\` first.`);
+    process.exit(2);
+  }
+}
+
+export const URL_PATTERN = /http:\/\/127\.0\.0\.1:(\d+)\/\?token=([A-Za-z0-9_-]+)/;
+
+/**
+ * Spawns `node <script> ...args` and resolves once a stdout line matches `pattern`.
+ * Returns the child, the match, and the high-resolution time (performance.now) of spawn and match.
+ */
+export function spawnUntilLine(script, args, pattern, { timeoutMs = 20_000, env, nodeArgs = [] } = {}) {
+  return new Promise((resolve, reject) => {
+    const spawnedAt = performance.now();
+    const child = spawn(process.execPath, [...nodeArgs, script, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: env ?? process.env });
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`timed out waiting for ${pattern} from ${script}\nstdout: ${out}\nstderr: ${err}`));
+    }, timeoutMs);
+    const onData = (chunk) => {
+      out += chunk;
+      const match = out.match(pattern);
+      if (match) {
+        clearTimeout(timer);
+        child.stdout.off('data', onData);
+        child.stdout.resume(); // keep draining
+        resolve({ child, match, spawnedAt, lineAt: performance.now() });
+      }
+    };
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', onData);
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk) => (err = (err + chunk).slice(-4000)));
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`${script} exited (${code ?? signal}) before printing its URL\nstdout: ${out}\nstderr: ${err}`));
+    });
+  });
+}
+
+/** Starts Loupe (`--no-open --port 0`, default target unless `targetArgs`) and resolves with its URL parts. */
+export async function startLoupe(targetArgs = [], options = {}) {
+  const nodeArgs = LOUPE_NODE_ARGS;
+  const { child, match, spawnedAt, lineAt } = await spawnUntilLine(CLI, ['--no-open', '--port', '0', ...targetArgs], URL_PATTERN, { nodeArgs, ...options });
+  child.removeAllListeners('exit');
+  const port = Number(match[1]);
+  const token = match[2];
+  return { child, port, token, url: match[0], wsUrl: `ws://127.0.0.1:${port}/ws?token=${token}`, spawnedAt, lineAt };
+}
+
+/** SIGTERM, then SIGKILL after `graceMs`; resolves when the process has exited. */
+export function stop(child, graceMs = 5_000) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Resident set size of one process (not its children), in bytes, from /proc/<pid>/status. */
+export function rssBytes(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(status.match(/^VmRSS:\s+(\d+)\s+kB/m)?.[1]);
+  return kb * 1024;
+}
+
+/** Median of several RSS samples taken `intervalMs` apart. */
+export async function sampleRss(pid, samples = 5, intervalMs = 250) {
+  const values = [];
+  for (let i = 0; i < samples; i++) {
+    if (i > 0) await sleep(intervalMs);
+    values.push(rssBytes(pid));
+  }
+  return { median: median(values), samples: values };
+}
+
+export function sorted(values) {
+  return [...values].sort((a, b) => a - b);
+}
+
+export function median(values) {
+  const s = sorted(values);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+/** Nearest-rank percentile (p in 0..100). */
+export function percentile(values, p) {
+  const s = sorted(values);
+  const rank = Math.min(s.length, Math.max(1, Math.ceil((p / 100) * s.length)));
+  return s[rank - 1];
+}
+
+export function mean(values) {
+  return values.reduce((a, b) => a + b, 0) / values.length;
+}
+
+export function summarize(values) {
+  return {
+    n: values.length,
+    median: median(values),
+    p90: percentile(values, 90),
+    p99: percentile(values, 99),
+    mean: mean(values),
+    min: Math.min(...values),
+    max: Math.max(...values),
+  };
+}
+
+export const ms = (value, digits = 1) => `${value.toFixed(digits)} ms`;
+export const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+/** Prints a plain-text table; `rows` are arrays of strings, the first is the header. */
+export function printTable(title, rows) {
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => String(r[c] ?? '').length)));
+  const line = (r) => r.map((cell, c) => (c === 0 ? String(cell).padEnd(widths[c]) : String(cell).padStart(widths[c]))).join('  ');
+  console.log(`\n${title}`);
+  console.log(line(rows[0]));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const r of rows.slice(1)) console.log(line(r));
+}
+
+export function writeResults(name, data) {
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const file = path.join(RESULTS_DIR, `${name}.json`);
+  writeFileSync(file, JSON.stringify({ name, at: new Date().toISOString(), node: process.version, ...data }, null, 2) + '\n');
+  return file;
+}
+
+/** Machine facts worth keeping beside the figures: the box is small and shared. */
+export function machine() {
+  let load;
+  try {
+    load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).map(Number);
+  } catch {
+    load = undefined;
+  }
+  return { platform: process.platform, arch: process.arch, loadavg: load };
+}
+
+/** True when the module at `url` is the script node was started with (not imported by run-all). */
+export function isMain(url) {
+  return process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(url);
+}

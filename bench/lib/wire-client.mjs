@@ -1,0 +1,111 @@
+/**
+ * A lean client of the UI⇄proxy wire protocol (lib/wire.ts) for the benchmarks: it does what a
+ * page does on the wire (reads the snapshot, follows session status, receives every batched trace
+ * event, sends `request` envelopes and waits for the matching `response`) but keeps no history and
+ * does no schema validation, so that its own cost stays out of the figures.
+ * (dist/proxy/test-client.js is the richer one for tests: it keeps every message and validates
+ * each with zod, which is the right thing there and noise here.)
+ */
+import WebSocket from 'ws';
+
+export class BenchWireClient {
+  /** @type {Map<string, any>} */
+  sessions = new Map();
+  primary = undefined;
+  snapshot = undefined;
+  eventCount = 0;
+  eventMessages = 0;
+  /** @type {Map<string, (message: any) => void>} */
+  #pending = new Map();
+  /** @type {Array<() => void>} */
+  #watchers = [];
+  #nextId = 1;
+
+  constructor(ws) {
+    this.ws = ws;
+    ws.on('message', (data) => this.#take(JSON.parse(data.toString())));
+  }
+
+  static open(url) {
+    return new Promise((resolve, reject) => {
+      const ws = new WebSocket(url, { perMessageDeflate: false });
+      const client = new BenchWireClient(ws);
+      ws.once('open', () => resolve(client));
+      ws.once('error', reject);
+      ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
+    });
+  }
+
+  #take(message) {
+    switch (message.type) {
+      case 'snapshot':
+        this.snapshot = message;
+        this.primary = message.primary;
+        for (const s of message.sessions) this.sessions.set(s.id, s);
+        this.eventCount += message.events.length;
+        break;
+      case 'session':
+        this.sessions.set(message.session.id, message.session);
+        break;
+      case 'events':
+        this.eventCount += message.events.length;
+        this.eventMessages++;
+        break;
+      case 'response': {
+        const resolve = this.#pending.get(message.id);
+        if (resolve) {
+          this.#pending.delete(message.id);
+          resolve(message);
+        }
+        return;
+      }
+      default:
+        break;
+    }
+    const watchers = this.#watchers;
+    this.#watchers = [];
+    for (const wake of watchers) wake();
+  }
+
+  /** Resolves with `check()` once it is truthy, re-checked after every non-response message. */
+  async until(check, timeoutMs = 20_000, what = 'condition') {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const value = check();
+      if (value) return value;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((resolve) => {
+        const timer = setTimeout(resolve, 200);
+        this.#watchers.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  /** Waits for the snapshot, then for the primary session to be `connected`; returns its id. */
+  async primaryConnected(timeoutMs = 20_000) {
+    await this.until(() => this.snapshot, timeoutMs, 'snapshot');
+    const id = await this.until(() => this.primary ?? this.sessions.keys().next().value, timeoutMs, 'a session');
+    await this.until(() => {
+      const status = this.sessions.get(id)?.status;
+      if (status === 'failed') throw new Error(`session ${id} failed: ${JSON.stringify(this.sessions.get(id)?.error)}`);
+      return status === 'connected';
+    }, timeoutMs, `session ${id} connected`);
+    return id;
+  }
+
+  /** One `request` envelope → its `response` envelope. */
+  request(session, method, params) {
+    const id = `b${this.#nextId++}`;
+    return new Promise((resolve) => {
+      this.#pending.set(id, resolve);
+      this.ws.send(JSON.stringify({ type: 'request', session, id, method, params }));
+    });
+  }
+
+  close() {
+    this.ws.close();
+  }
+}

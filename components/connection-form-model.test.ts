@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { configFromFields, EMPTY_FIELDS, fieldsFromConfig } from './connection-form-model.ts';
+
+describe('connection form model', () => {
+  it('builds a stdio config with quoted args, env and cwd', () => {
+    const result = configFromFields({ ...EMPTY_FIELDS, command: ' node ', args: 'server.js --root "/a b"', env: 'A=1\nB=2', cwd: '/tmp' });
+    expect(result).toEqual({ ok: true, config: { kind: 'stdio', command: 'node', args: ['server.js', '--root', '/a b'], env: { A: '1', B: '2' }, cwd: '/tmp' } });
+  });
+
+  it('maps the transport choices onto http configs', () => {
+    const http = configFromFields({ ...EMPTY_FIELDS, transport: 'http', url: 'http://localhost:3001/mcp', headers: 'Authorization: Bearer x' });
+    expect(http).toEqual({ ok: true, config: { kind: 'http', url: 'http://localhost:3001/mcp', transport: 'auto', headers: { Authorization: 'Bearer x' } } });
+    const sse = configFromFields({ ...EMPTY_FIELDS, transport: 'sse', url: 'https://example.com/sse' });
+    expect(sse).toMatchObject({ ok: true, config: { transport: 'sse' } });
+  });
+
+  it('says what is wrong', () => {
+    expect(configFromFields(EMPTY_FIELDS)).toEqual({ ok: false, error: 'Enter a command to start the server' });
+    expect(configFromFields({ ...EMPTY_FIELDS, command: 'x', args: '"open' })).toEqual({ ok: false, error: 'Arguments: Unclosed double quote' });
+    expect(configFromFields({ ...EMPTY_FIELDS, transport: 'http', url: 'ftp://x' })).toMatchObject({ ok: false });
+    expect(configFromFields({ ...EMPTY_FIELDS, command: 'x', env: 'nope' })).toMatchObject({ ok: false, error: 'Environment line 1: expected KEY=VALUE' });
+  });
+
+  it('round-trips a config through the fields', () => {
+    const config = { kind: 'stdio' as const, name: 'demo', command: 'npx', args: ['-y', 'pkg with space'], env: { K: 'v' } };
+    const back = configFromFields(fieldsFromConfig(config), config.name);
+    expect(back).toEqual({ ok: true, config });
+    expect(fieldsFromConfig({ kind: 'http', url: 'https://x.test/mcp', transport: 'sse', headers: {} }).transport).toBe('sse');
+  });
+});

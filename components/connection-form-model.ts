@@ -1,0 +1,54 @@
+/** The connection form's fields ⇄ a ServerConfig (pure, so it can be tested without a DOM). */
+import { formatEnvLines, formatHeaderLines, joinArgs, parseEnvLines, parseHeaderLines, splitArgs } from '../lib/command-line.ts';
+import { ServerConfigSchema, type ServerConfig } from '../lib/server-config-types.ts';
+
+/** The <select>'s values; `http` means Streamable HTTP with SSE fallback (`transport: 'auto'`). */
+export type TransportChoice = 'stdio' | 'http' | 'sse';
+
+export interface ConnectionFields {
+  transport: TransportChoice;
+  command: string;
+  args: string;
+  env: string;
+  cwd: string;
+  url: string;
+  headers: string;
+}
+
+export const EMPTY_FIELDS: ConnectionFields = { transport: 'stdio', command: '', args: '', env: '', cwd: '', url: '', headers: '' };
+
+export function fieldsFromConfig(config: ServerConfig | undefined): ConnectionFields {
+  if (!config) return EMPTY_FIELDS;
+  if (config.kind === 'stdio') {
+    return { ...EMPTY_FIELDS, transport: 'stdio', command: config.command, args: joinArgs(config.args), env: formatEnvLines(config.env), cwd: config.cwd ?? '' };
+  }
+  return { ...EMPTY_FIELDS, transport: config.transport === 'sse' ? 'sse' : 'http', url: config.url, headers: formatHeaderLines(config.headers) };
+}
+
+export type FieldsResult = { ok: true; config: ServerConfig } | { ok: false; error: string };
+
+function stdioConfig(fields: ConnectionFields): FieldsResult {
+  if (fields.command.trim() === '') return { ok: false, error: 'Enter a command to start the server' };
+  const args = splitArgs(fields.args);
+  if (!args.ok) return { ok: false, error: `Arguments: ${args.error}` };
+  const env = parseEnvLines(fields.env);
+  if (!env.ok) return env;
+  const cwd = fields.cwd.trim();
+  return { ok: true, config: { kind: 'stdio', command: fields.command.trim(), args: args.args, env: env.record, ...(cwd ? { cwd } : {}) } };
+}
+
+function httpConfig(fields: ConnectionFields): FieldsResult {
+  const url = fields.url.trim();
+  if (!/^https?:\/\//i.test(url)) return { ok: false, error: 'Enter an http:// or https:// URL' };
+  const headers = parseHeaderLines(fields.headers);
+  if (!headers.ok) return headers;
+  return { ok: true, config: { kind: 'http', url, transport: fields.transport === 'sse' ? 'sse' : 'auto', headers: headers.record } };
+}
+
+/** Build and validate the config the form describes; `name` is kept from the previous config. */
+export function configFromFields(fields: ConnectionFields, name?: string): FieldsResult {
+  const built = fields.transport === 'stdio' ? stdioConfig(fields) : httpConfig(fields);
+  if (!built.ok) return built;
+  const parsed = ServerConfigSchema.safeParse(name ? { ...built.config, name } : built.config);
+  return parsed.success ? { ok: true, config: parsed.data } : { ok: false, error: parsed.error.issues.map((i) => i.message).join('; ') };
+}

@@ -1,0 +1,65 @@
+/** What the server said about itself in `initialize`: identity, protocol, capabilities, instructions. */
+import type { ReactNode } from 'react';
+import type { SessionInfo } from '../lib/wire.ts';
+import { Pre, Text } from './text.tsx';
+import { Badge, Note, Panel } from './ui.tsx';
+
+function Row({ term, children }: { term: string; children: ReactNode }): ReactNode {
+  return (
+    <>
+      <dt className="text-zinc-500 dark:text-zinc-400">{term}</dt>
+      <dd className="min-w-0 break-words">{children}</dd>
+    </>
+  );
+}
+
+/** One declared capability with its sub-flags (`listChanged`, `subscribe`, …). */
+function Capability({ name, value }: { name: string; value: unknown }): ReactNode {
+  const flags = value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.entries(value as Record<string, unknown>) : [];
+  return (
+    <li className="flex flex-wrap items-center gap-1">
+      <Badge tone="info"><Text>{name}</Text></Badge>
+      {flags.map(([flag, on]) => (
+        <Badge key={flag} tone={on === false ? 'neutral' : 'good'} title={JSON.stringify(on)}>
+          <Text>{typeof on === 'boolean' ? (on ? flag : `${flag}: false`) : flag}</Text>
+        </Badge>
+      ))}
+    </li>
+  );
+}
+
+export function ServerPanel({ session }: { session?: SessionInfo }): ReactNode {
+  if (!session || (session.serverInfo === undefined && session.capabilities === undefined)) {
+    return (
+      <Panel title="Server">
+        <Note>Connect to see what the server says about itself.</Note>
+      </Panel>
+    );
+  }
+  const info = session.serverInfo ?? {};
+  const caps = Object.entries(session.capabilities ?? {});
+  return (
+    <Panel title="Server">
+      <dl className="grid grid-cols-[max-content_1fr] gap-x-3 gap-y-1 text-sm">
+        <Row term="Name"><Text className="font-semibold">{info.name ?? '(none)'}</Text></Row>
+        {info.version !== undefined && <Row term="Version"><Text>{info.version}</Text></Row>}
+        {info.title !== undefined && <Row term="Title"><Text>{info.title}</Text></Row>}
+        {info.websiteUrl !== undefined && <Row term="Website"><Text className="font-mono text-xs">{info.websiteUrl}</Text></Row>}
+        <Row term="Protocol"><Text className="font-mono text-xs">{session.protocolVersion ?? 'unknown'}</Text></Row>
+        <Row term="Transport">{session.transport ?? session.config.kind}{session.pid !== undefined ? ` · pid ${session.pid}` : ''}</Row>
+      </dl>
+      <h3 className="mt-3 mb-1 text-xs font-semibold uppercase tracking-wide text-zinc-500 dark:text-zinc-400">Capabilities</h3>
+      {caps.length === 0 ? <Note>The server declared no capabilities.</Note> : (
+        <ul className="space-y-1">
+          {caps.map(([name, value]) => <Capability key={name} name={name} value={value} />)}
+        </ul>
+      )}
+      {session.instructions !== undefined && session.instructions !== '' && (
+        <>
+          <h3 className="mt-3 mb-1 text-xs font-semibold uppercase tracking-wide text-zinc-500 dark:text-zinc-400">Instructions</h3>
+          <Pre mono={false} className="max-h-48 overflow-auto rounded bg-zinc-50 p-2 text-sm dark:bg-zinc-800/60">{session.instructions}</Pre>
+        </>
+      )}
+    </Panel>
+  );
+}
