@@ -35,7 +35,9 @@ export class CallStore {
   async run(session: string, tool: string, args: unknown): Promise<void> {
     const id = newRequestId();
     this.set({ call: { id, session, tool, args, startedAt: Date.now(), status: 'running' } });
-    const outcome = await this.app.request(session, 'tools/call', { name: tool, arguments: args }, id);
+    // A progress token lets the server report progress (spec: basic/utilities/progress); they show as notifications.
+    const params = { name: tool, arguments: args, _meta: { progressToken: id } };
+    const outcome = await this.app.request(session, 'tools/call', params, id);
     if (this.state.call?.id !== id) return;
     this.set({ call: { ...this.state.call, status: 'done', outcome } });
   }

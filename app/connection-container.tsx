@@ -5,7 +5,7 @@ import { ConnectionPanel, type SessionChoice } from '@/components/connection-pan
 import { ServerPanel } from '@/components/server-panel.tsx';
 import type { SessionInfo } from '../lib/wire.ts';
 import { currentSession } from './loupe-state.ts';
-import { useLoupeState, useServices } from './use-loupe.ts';
+import { useLoupeSelector, useServices } from './use-loupe.ts';
 
 function statusDetail(session: SessionInfo | undefined): string | undefined {
   if (!session) return undefined;
@@ -24,15 +24,17 @@ function choiceLabel(session: SessionInfo): string {
 
 export function ConnectionContainer(): ReactNode {
   const { app } = useServices();
-  const state = useLoupeState();
-  const session = currentSession(state);
-  const live = state.socket.phase === 'open' && state.synced;
-  const sessions: SessionChoice[] = state.order.flatMap((id) => (state.sessions[id] ? [{ id, label: choiceLabel(state.sessions[id]) }] : []));
+  const session = useLoupeSelector(currentSession);
+  const all = useLoupeSelector((s) => s.sessions);
+  const order = useLoupeSelector((s) => s.order);
+  const synced = useLoupeSelector((s) => s.synced);
+  const live = useLoupeSelector((s) => s.socket.phase === 'open' && s.synced);
+  const sessions: SessionChoice[] = order.flatMap((id) => (all[id] ? [{ id, label: choiceLabel(all[id]) }] : []));
   return (
     <div className="space-y-3">
       <ConnectionPanel
         status={session?.status}
-        synced={state.synced}
+        synced={synced}
         statusDetail={statusDetail(session)}
         error={session?.error}
         config={session?.config}
@@ -42,7 +44,7 @@ export function ConnectionContainer(): ReactNode {
         onConnect={(config) => app.connect(config)}
         onDisconnect={() => session && app.disconnect(session.id)}
         sessions={sessions}
-        currentSession={state.current}
+        currentSession={session?.id}
         onSelectSession={(id) => app.select(id)}
       />
       <ServerPanel session={session?.status === 'connected' ? session : undefined} />

@@ -7,7 +7,7 @@ import { StderrPanel } from '@/components/stderr-panel.tsx';
 import { inputClass, Note, Panel } from '@/components/ui.tsx';
 import { historyRows, stderrText, type HistoryRow } from '../lib/trace.ts';
 import { currentEvents } from './loupe-state.ts';
-import { useLoupeState } from './use-loupe.ts';
+import { useLoupeSelector } from './use-loupe.ts';
 
 /** Rows rendered at most (virtualisation comes later); older ones are counted, not drawn. */
 export const ROW_CAP = 2_000;
@@ -19,8 +19,8 @@ function matches(row: HistoryRow, needle: string): boolean {
 }
 
 export function HistoryContainer(): ReactNode {
-  const state = useLoupeState();
-  const events = currentEvents(state);
+  const events = useLoupeSelector(currentEvents);
+  const dropped = useLoupeSelector((s) => (s.current === undefined ? 0 : (s.stats[s.current]?.dropped ?? 0) + (s.localDropped[s.current] ?? 0)));
   const [filter, setFilter] = useState('');
   const [selectedSeq, setSelectedSeq] = useState<number>();
   const rows = useMemo(() => historyRows(events), [events]);
@@ -29,8 +29,6 @@ export function HistoryContainer(): ReactNode {
   const filtered = useMemo(() => rows.filter((row) => matches(row, needle)), [rows, needle]);
   const shown = filtered.length > ROW_CAP ? filtered.slice(filtered.length - ROW_CAP) : filtered;
   const selected = selectedSeq === undefined ? undefined : rows.find((r) => r.seq === selectedSeq);
-  const session = state.current;
-  const dropped = (session ? state.stats[session]?.dropped ?? 0 : 0) + (session ? state.localDropped[session] ?? 0 : 0);
   return (
     <div className="space-y-3">
       <section aria-label="History" className="grid gap-3 2xl:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">

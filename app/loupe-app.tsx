@@ -11,7 +11,7 @@ import { HistoryContainer } from './history-container.tsx';
 import { createServices, startServices } from './loupe-services.ts';
 import { NotificationsContainer } from './notifications-container.tsx';
 import { ToolsContainer } from './tools-container.tsx';
-import { LoupeContext, useLoupeState, useServices, useTheme, useToolList } from './use-loupe.ts';
+import { LoupeContext, useLoupeSelector, useServices, useTheme, useToolList } from './use-loupe.ts';
 
 type TabId = 'tools' | 'resources' | 'prompts' | 'history' | 'notifications';
 
@@ -25,16 +25,21 @@ const PANELS: Record<Exclude<TabId, 'tools'>, () => ReactNode> = {
 
 function Banners(): ReactNode {
   const { app } = useServices();
-  const state = useLoupeState();
-  const last = state.proxyErrors[state.proxyErrors.length - 1];
+  const socket = useLoupeSelector((s) => s.socket);
+  const invalid = useLoupeSelector((s) => s.invalid);
+  const errors = useLoupeSelector((s) => s.proxyErrors);
+  const last = errors[errors.length - 1];
   return (
     <>
-      <SocketBanner socket={state.socket} onRetry={() => app.retryNow()} />
-      <InvalidMessages count={state.invalid.count} recent={state.invalid.recent} />
+      <SocketBanner socket={socket} onRetry={() => app.retryNow()} />
+      <InvalidMessages count={invalid.count} recent={invalid.recent} />
       {last && (
-        <p className="border-b border-red-300 bg-red-50 px-4 py-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100">
-          Loupe could not act on a request: <Text>{last.error.message}</Text> ({last.error.code})
-        </p>
+        <div className="flex items-center gap-3 border-b border-red-300 bg-red-50 px-4 py-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100">
+          <span>
+            Loupe could not act on a request: <Text>{last.error.message}</Text> ({last.error.code}){errors.length > 1 ? ` and ${errors.length - 1} more` : ''}
+          </span>
+          <button type="button" className="underline" onClick={() => app.dismissErrors()}>Dismiss</button>
+        </div>
       )}
     </>
   );

@@ -5,6 +5,7 @@
 import type { ServerConfig } from '../lib/server-config-types.ts';
 import type { LoupeError, ResponseMessage, RpcError, ServerMessage, TraceEvent } from '../lib/wire.ts';
 import {
+  appendEvents,
   applyMessage,
   initialState,
   recordInvalid,
@@ -20,6 +21,9 @@ export type RequestOutcome =
   | { ok: false; error: RpcError | LoupeError; durationMs: number };
 
 type Listener = () => void;
+
+/** Trace events are folded in at most this often, so a flood of frames never re-renders per message. */
+const EVENT_FLUSH_MS = 50;
 type EventsListener = (events: readonly TraceEvent[]) => void;
 
 interface Pending {
@@ -43,6 +47,8 @@ export class LoupeStore {
   private readonly eventListeners = new Set<EventsListener>();
   private readonly pending = new Map<string, Pending>();
   private client?: WireClient;
+  private queued: TraceEvent[] = [];
+  private flushTimer?: ReturnType<typeof setTimeout>;
 
   subscribe = (listener: Listener): (() => void) => {
     this.listeners.add(listener);
@@ -78,10 +84,16 @@ export class LoupeStore {
   stop(): void {
     this.client?.stop();
     this.client = undefined;
+    this.dropQueue();
   }
 
   retryNow(): void {
     this.client?.retryNow();
+  }
+
+  /** Forget the proxy's error messages shown so far (the user dismissed them). */
+  dismissErrors(): void {
+    if (this.state.proxyErrors.length > 0) this.update({ ...this.state, proxyErrors: [] });
   }
 
   select(sessionId: string): void {
@@ -118,8 +130,33 @@ export class LoupeStore {
       this.settle(message);
       return;
     }
+    if (message.type === 'events') {
+      this.queue(message.events);
+      if (message.stats) this.update(applyMessage(this.state, { ...message, events: [] }));
+      return;
+    }
+    // A snapshot already holds every event the proxy kept: whatever is queued is in it.
+    if (message.type === 'snapshot') this.dropQueue();
     this.update(applyMessage(this.state, message));
-    if (message.type === 'events') this.eventListeners.forEach((listener) => listener(message.events));
+  }
+
+  private queue(events: readonly TraceEvent[]): void {
+    this.queued.push(...events);
+    this.flushTimer ??= setTimeout(() => this.flush(), EVENT_FLUSH_MS);
+  }
+
+  private flush(): void {
+    const batch = this.queued;
+    this.dropQueue();
+    if (batch.length === 0) return;
+    this.update(appendEvents(this.state, batch));
+    this.eventListeners.forEach((listener) => listener(batch));
+  }
+
+  private dropQueue(): void {
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    this.queued = [];
   }
 
   private settle(message: ResponseMessage): void {
@@ -134,6 +171,7 @@ export class LoupeStore {
   }
 
   private socketClosed(): void {
+    this.flush();
     const lost = [...this.pending.values()];
     this.pending.clear();
     lost.forEach((p) => p.resolve(localFailure('The connection to Loupe dropped before the answer arrived', p.startedAt)));

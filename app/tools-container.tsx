@@ -7,13 +7,13 @@ import { ToolForm } from '@/components/tool-form.tsx';
 import { ToolList } from '@/components/tool-list.tsx';
 import { Note, Panel } from '@/components/ui.tsx';
 import { currentSession } from './loupe-state.ts';
-import { useCall, useLoupeState, useServices, useToolList } from './use-loupe.ts';
+import { useCall, useLoupeSelector, useServices, useToolList } from './use-loupe.ts';
 
 export function ToolsContainer(): ReactNode {
   const services = useServices();
   const list = useToolList();
   const { call } = useCall();
-  const session = currentSession(useLoupeState());
+  const session = useLoupeSelector(currentSession);
   // Selection by name survives a re-list; the index disambiguates duplicate names.
   const [selected, setSelected] = useState<{ name: string; index: number }>();
   const index = selected === undefined ? -1 : list.items[selected.index]?.name === selected.name ? selected.index : list.items.findIndex((t) => t.name === selected.name);

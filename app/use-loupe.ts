@@ -1,5 +1,5 @@
 'use client';
-import { createContext, useContext } from 'react';
+import { createContext, useContext, useSyncExternalStore } from 'react';
 import type { ToolEntry } from '../lib/tool-schema.ts';
 import type { CallState } from './call-store.ts';
 import type { PromptEntry, ResourceEntry, TemplateEntry } from './list-specs.ts';
@@ -18,6 +18,16 @@ export function useServices(): LoupeServices {
 }
 
 export const useLoupeState = (): LoupeState => useStore(useServices().app);
+
+/**
+ * One slice of the proxy state; the component re-renders only when the slice changes identity
+ * (trace events arrive often; most components do not care). `select` must return stored objects.
+ */
+export function useLoupeSelector<T>(select: (state: LoupeState) => T): T {
+  const { app } = useServices();
+  const get = () => select(app.getSnapshot());
+  return useSyncExternalStore(app.subscribe, get, get);
+}
 export const useToolList = (): ListState<ToolEntry> => useStore(useServices().tools);
 export const useResourceList = (): ListState<ResourceEntry> => useStore(useServices().resources);
 export const useTemplateList = (): ListState<TemplateEntry> => useStore(useServices().templates);

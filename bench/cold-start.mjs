@@ -15,7 +15,8 @@ import { CLI, LOUPE_NODE_ARGS, ROOT, isMain, URL_PATTERN, machine, median, ms, p
 const TARGET_MS = 300;
 const POLL_MS = 5;
 const runs = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 5;
-const uiIndex = path.join(ROOT, 'out/index.html');
+// Where the CLI serves the UI from (proxy/launch.ts defaultUiRoot: dist/proxy/ → ../../out).
+const uiIndex = path.join(path.dirname(CLI), '../../out/index.html');
 
 /** A bare Node http server serving one small file; prints a URL line shaped like Loupe's. */
 const BASELINE_SOURCE = `
@@ -65,7 +66,7 @@ async function main() {
   requireBuilt();
   const uiBuilt = existsSync(uiIndex);
   if (!uiBuilt) {
-    console.warn(`bench: ${path.relative(ROOT, uiIndex)} is missing (run \`npm run build:ui\`): Loupe answers GET / with 404,`);
+    console.warn(`bench: ${uiIndex} is missing (run \`npm run build:ui\`): Loupe answers GET / with 404,`);
     console.warn('bench: so this run measures spawn → first HTTP response instead of first 200.');
   }
   const smallFile = path.join(ROOT, 'package.json');

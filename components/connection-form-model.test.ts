@@ -23,8 +23,10 @@ describe('connection form model', () => {
 
   it('round-trips a config through the fields', () => {
     const config = { kind: 'stdio' as const, name: 'demo', command: 'npx', args: ['-y', 'pkg with space'], env: { K: 'v' } };
-    const back = configFromFields(fieldsFromConfig(config), config.name);
+    const back = configFromFields(fieldsFromConfig(config), config);
     expect(back).toEqual({ ok: true, config });
+    const other = configFromFields({ ...fieldsFromConfig(config), command: 'node' }, config);
+    expect(other.ok && other.config.name).toBe(undefined);
     expect(fieldsFromConfig({ kind: 'http', url: 'https://x.test/mcp', transport: 'sse', headers: {} }).transport).toBe('sse');
   });
 });

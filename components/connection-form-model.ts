@@ -45,10 +45,16 @@ function httpConfig(fields: ConnectionFields): FieldsResult {
   return { ok: true, config: { kind: 'http', url, transport: fields.transport === 'sse' ? 'sse' : 'auto', headers: headers.record } };
 }
 
-/** Build and validate the config the form describes; `name` is kept from the previous config. */
-export function configFromFields(fields: ConnectionFields, name?: string): FieldsResult {
+function sameTarget(a: ServerConfig, b: ServerConfig): boolean {
+  if (a.kind === 'stdio' && b.kind === 'stdio') return a.command === b.command;
+  return a.kind === 'http' && b.kind === 'http' && a.url === b.url;
+}
+
+/** Build and validate the config the form describes; the previous display name stays while the target does. */
+export function configFromFields(fields: ConnectionFields, previous?: ServerConfig): FieldsResult {
   const built = fields.transport === 'stdio' ? stdioConfig(fields) : httpConfig(fields);
   if (!built.ok) return built;
+  const name = previous?.name !== undefined && sameTarget(previous, built.config) ? previous.name : undefined;
   const parsed = ServerConfigSchema.safeParse(name ? { ...built.config, name } : built.config);
   return parsed.success ? { ok: true, config: parsed.data } : { ok: false, error: parsed.error.issues.map((i) => i.message).join('; ') };
 }

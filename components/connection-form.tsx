@@ -66,7 +66,7 @@ export function ConnectionForm({ config, canConnect, canDisconnect, onConnect, o
   };
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const result = configFromFields(fields, config?.name);
+    const result = configFromFields(fields, config);
     if (result.ok) onConnect(result.config);
     else setError(result.error);
   };

@@ -15,12 +15,17 @@ export interface ResultViewProps {
   call?: { tool: string; status: 'running' | 'done'; outcome?: CallOutcome; cancelRequested?: boolean };
 }
 
+/** The SDK prefixes JSON-RPC error messages with "MCP error <code>: "; the code is shown already. */
+function serverMessage(error: RpcError | LoupeError): string {
+  return typeof error.code === 'number' ? error.message.replace(`MCP error ${error.code}: `, '') : error.message;
+}
+
 function FailedCall({ error }: { error: RpcError | LoupeError }): ReactNode {
   const rpc = typeof error.code === 'number';
   return (
     <div role="alert" className="rounded-md border border-red-300 bg-red-50 p-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950/60 dark:text-red-100">
       <p className="font-semibold">
-        {rpc ? `JSON-RPC error ${error.code}` : `Loupe error ${error.code}`}: <Text>{error.message}</Text>
+        {rpc ? `JSON-RPC error ${error.code}` : `Loupe error ${error.code}`}: <Text>{serverMessage(error)}</Text>
       </p>
       {'hint' in error && error.hint !== undefined && <p><Text>{error.hint}</Text></p>}
       {'data' in error && error.data !== undefined && <Pre className="mt-1 max-h-48 overflow-auto">{JSON.stringify(error.data, null, 2) ?? ''}</Pre>}
@@ -41,12 +46,19 @@ function Succeeded({ result }: { result: unknown }): ReactNode {
       {normalised.blocks.map((block, i) => <ResultBlockView key={i} block={block} />)}
       {normalised.structuredContent !== undefined && (
         <div>
-          <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-zinc-500 dark:text-zinc-400">structuredContent</h3>
+          <h3 className="mb-1 font-mono text-xs font-semibold text-zinc-500 dark:text-zinc-400">structuredContent</h3>
           <Pre className="max-h-96 overflow-auto rounded-md bg-zinc-50 p-2 dark:bg-zinc-800/60">{JSON.stringify(normalised.structuredContent.value, null, 2) ?? 'undefined'}</Pre>
         </div>
       )}
     </div>
   );
+}
+
+/** ok / isError / failed, from the outcome (a result with isError: true is a tool-level error). */
+function verdict(outcome: CallOutcome): { label: string; tone: 'good' | 'bad' } {
+  if (!outcome.ok) return { label: 'failed', tone: 'bad' };
+  const isError = outcome.result !== null && typeof outcome.result === 'object' && (outcome.result as { isError?: unknown }).isError === true;
+  return isError ? { label: 'isError', tone: 'bad' } : { label: 'ok', tone: 'good' };
 }
 
 function Heading({ call }: Required<ResultViewProps>): ReactNode {
@@ -56,7 +68,7 @@ function Heading({ call }: Required<ResultViewProps>): ReactNode {
       <h2 className="text-sm font-semibold">Result</h2>
       <Text className="font-mono text-xs text-zinc-500 dark:text-zinc-400">{call.tool}</Text>
       {call.status === 'running' && <Badge tone="info">{call.cancelRequested ? 'cancelling…' : 'running…'}</Badge>}
-      {outcome && <Badge tone={outcome.ok ? 'good' : 'bad'}>{outcome.ok ? 'ok' : 'failed'}</Badge>}
+      {outcome && <Badge tone={verdict(outcome).tone}>{verdict(outcome).label}</Badge>}
       {outcome && <span className="text-xs text-zinc-500 dark:text-zinc-400">{formatDuration(outcome.durationMs)}</span>}
     </div>
   );

@@ -79,6 +79,8 @@ function SchemaForm(props: ToolFormProps & { data: unknown; onData(data: unknown
       initialFormData={props.data}
       onChange={(e) => props.onData(e.formData)}
       onSubmit={(e) => props.onRun(e.formData ?? {})}
+      // The errors are shown on the fields; without a handler rjsf also logs them to the console.
+      onError={() => undefined}
       noHtml5Validate
       showErrorList={false}
     >
@@ -88,10 +90,33 @@ function SchemaForm(props: ToolFormProps & { data: unknown; onData(data: unknown
   );
 }
 
+function ToolHeader({ tool, json, onJson }: { tool: ToolEntry; json: boolean; onJson(on: boolean): void }): ReactNode {
+  return (
+    <>
+      <div className="mb-2 flex flex-wrap items-start justify-between gap-2">
+        <div className="min-w-0">
+          <h2 className="font-mono text-base font-semibold"><Text>{tool.name}</Text></h2>
+          {tool.title !== undefined && <p className="text-sm text-zinc-600 dark:text-zinc-300"><Text>{tool.title}</Text></p>}
+        </div>
+        <label className="flex items-center gap-2 text-sm">
+          <input type="checkbox" role="switch" aria-checked={json} checked={json} disabled={!tool.check.ok} onChange={(e) => onJson(e.target.checked)} className="size-4 accent-sky-600" />
+          Edit as JSON
+        </label>
+      </div>
+      {tool.description !== undefined && <Pre mono={false} className="mb-2 text-sm text-zinc-700 dark:text-zinc-300">{tool.description}</Pre>}
+      <div className="mb-3"><HintBadges hints={tool.hints} broken={tool.check.ok ? undefined : tool.check.reason} /></div>
+      {!tool.check.ok && (
+        <p className="mb-2 rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950/60 dark:text-amber-200">
+          Invalid schema: <Text>{tool.check.reason}</Text>. Write the arguments as JSON.
+        </p>
+      )}
+    </>
+  );
+}
+
 export function ToolForm(props: ToolFormProps): ReactNode {
   const { tool } = props;
-  const broken = !tool.check.ok;
-  const [json, setJson] = useState(broken);
+  const [json, setJson] = useState(!tool.check.ok);
   const [data, setData] = useState<unknown>(undefined);
   const [text, setText] = useState('{}');
   const [switchError, setSwitchError] = useState<string>();
@@ -114,23 +139,7 @@ export function ToolForm(props: ToolFormProps): ReactNode {
   };
   return (
     <div>
-      <div className="mb-2 flex flex-wrap items-start justify-between gap-2">
-        <div className="min-w-0">
-          <h2 className="font-mono text-base font-semibold"><Text>{tool.name}</Text></h2>
-          {tool.title !== undefined && <p className="text-sm text-zinc-600 dark:text-zinc-300"><Text>{tool.title}</Text></p>}
-        </div>
-        <label className="flex items-center gap-2 text-sm">
-          <input type="checkbox" role="switch" aria-checked={json} checked={json} disabled={broken} onChange={(e) => toggle(e.target.checked)} className="size-4 accent-sky-600" />
-          Edit as JSON
-        </label>
-      </div>
-      {tool.description !== undefined && <Pre mono={false} className="mb-2 text-sm text-zinc-700 dark:text-zinc-300">{tool.description}</Pre>}
-      <div className="mb-3"><HintBadges hints={tool.hints} broken={tool.check.ok ? undefined : tool.check.reason} /></div>
-      {!tool.check.ok && (
-        <p className="mb-2 rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950/60 dark:text-amber-200">
-          Invalid schema: <Text>{tool.check.reason}</Text>. Write the arguments as JSON.
-        </p>
-      )}
+      <ToolHeader tool={tool} json={json} onJson={toggle} />
       {switchError && <p className="mb-2 text-sm text-red-700 dark:text-red-300">{switchError}</p>}
       {json ? <JsonEditor {...props} text={text} onText={setText} /> : <SchemaForm key={epoch} {...props} data={data} onData={setData} />}
     </div>

@@ -7,22 +7,14 @@
  * (spec 2025-11-25, "JSON Schema usage"). Validation uses the Ajv that rjsf's validator wraps, so
  * the form and this check agree.
  */
-import { toErrorSchema, type RJSFSchema, type RJSFValidationError, type ValidatorType } from '@rjsf/utils';
+import type { RJSFSchema, ValidatorType } from '@rjsf/utils';
 import { customizeValidator, type CustomValidatorOptionsType } from '@rjsf/validator-ajv8';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { liteValidate, type LiteError } from './schema-lite.ts';
 
 export type Dialect = 'draft-07' | '2020-12';
 
-/**
- * `ajv`: compiled by Ajv. `lite`: Ajv cannot run here (a Content-Security-Policy without
- * 'unsafe-eval' forbids its code generation), so only the shape was checked and forms validate
- * with the interpreter in schema-lite.ts.
- */
-export type SchemaEngine = 'ajv' | 'lite';
-
 export type SchemaCheck =
-  | { ok: true; schema: RJSFSchema; dialect: Dialect; engine: SchemaEngine }
+  | { ok: true; schema: RJSFSchema; dialect: Dialect }
   | { ok: false; reason: string };
 
 /** The behaviour hints of `ToolAnnotations` (all advisory, all untrusted). */
@@ -47,23 +39,9 @@ export interface ToolEntry {
 type Validator = ReturnType<typeof customizeValidator>;
 const validators = new Map<Dialect, Validator>();
 
-let codegen: boolean | undefined;
-
-/** Whether `new Function` works here (Ajv needs it). Probed once; a blocked probe is reported by the browser. */
-export function codegenAllowed(): boolean {
-  if (codegen === undefined) {
-    try {
-      codegen = new Function('return true')() === true;
-    } catch {
-      codegen = false;
-    }
-  }
-  return codegen;
-}
-
-/** The rjsf validator for a checked schema: Ajv (one per dialect) or the interpreter. */
+/** The rjsf validator for a checked schema: Ajv, one per dialect (the page's CSP allows its code generation). */
 export function validatorFor(check: Extract<SchemaCheck, { ok: true }>): ValidatorType {
-  return check.engine === 'ajv' ? ajvValidator(check.dialect) : LITE_VALIDATOR;
+  return ajvValidator(check.dialect);
 }
 
 function ajvValidator(dialect: Dialect): Validator {
@@ -114,24 +92,13 @@ export function checkInputSchema(inputSchema: unknown): SchemaCheck {
   if ('error' in found) return { ok: false, reason: found.error };
   const schema = { ...inputSchema } as RJSFSchema;
   if (found.drop) delete schema.$schema;
-  if (!codegenAllowed()) return shapeCheck(schema, found.dialect);
   const error = compileError(ajvValidator(found.dialect), schema);
-  return error === undefined ? { ok: true, schema, dialect: found.dialect, engine: 'ajv' } : { ok: false, reason: error };
-}
-
-/** Without Ajv: the members a form needs must at least have the right shape. */
-function shapeCheck(schema: RJSFSchema, dialect: Dialect): SchemaCheck {
-  if (schema.properties !== undefined && !isObject(schema.properties)) return { ok: false, reason: 'inputSchema.properties is not an object' };
-  if (schema.required !== undefined && !(Array.isArray(schema.required) && schema.required.every((r) => typeof r === 'string'))) {
-    return { ok: false, reason: 'inputSchema.required is not an array of strings' };
-  }
-  return { ok: true, schema, dialect, engine: 'lite' };
+  return error === undefined ? { ok: true, schema, dialect: found.dialect } : { ok: false, reason: error };
 }
 
 /** Validation messages for `args` against a checked schema; empty when valid. */
 export function validateArguments(check: SchemaCheck, args: unknown): string[] {
   if (!check.ok) return [];
-  if (check.engine === 'lite') return liteValidate(check.schema, args).map((e) => `${e.instancePath || '(arguments)'} ${e.message}`);
   const validator = ajvValidator(check.dialect);
   const { errors, validationError } = validator.rawValidation(check.schema, args);
   validator.ajv.removeSchema(check.schema);
@@ -178,27 +145,3 @@ export function parseTools(items: readonly unknown[]): { tools: ToolEntry[]; pro
   });
   return { tools, problems };
 }
-
-/** rjsf's error shape from Ajv-shaped errors (the subset of validator-ajv8's transform that forms need). */
-function toRjsfErrors(errors: readonly LiteError[]): RJSFValidationError[] {
-  return errors.map((e) => {
-    let property = e.instancePath.replace(/\//g, '.');
-    if (typeof e.params.missingProperty === 'string') property = property ? `${property}.${e.params.missingProperty}` : e.params.missingProperty;
-    return { name: e.keyword, property, message: e.message, params: e.params, stack: `${property} ${e.message}`.trim(), schemaPath: e.schemaPath };
-  });
-}
-
-/** The interpreter behind rjsf's ValidatorType (used when Ajv cannot run). */
-const LITE_VALIDATOR: ValidatorType = {
-  validateFormData(formData, schema) {
-    const errors = toRjsfErrors(liteValidate(schema, formData));
-    return { errors, errorSchema: toErrorSchema(errors) };
-  },
-  isValid(schema, formData, rootSchema) {
-    return liteValidate(schema, formData, rootSchema).length === 0;
-  },
-  rawValidation(schema, formData) {
-    // The generic Result of the interface cannot be named here; these errors have Ajv's shape.
-    return { errors: liteValidate(schema, formData) as never[] };
-  },
-};

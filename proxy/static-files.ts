@@ -2,7 +2,8 @@
  * Serves the statically exported UI (`next build` with `output: 'export'` writes `out/`).
  * Files are streamed from disk, not cached in memory: the proxy's idle footprint is measured.
  */
-import { createReadStream, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { createReadStream, readFileSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
 
@@ -19,23 +20,53 @@ const TYPES: Record<string, string> = {
   '.map': 'application/json',
 };
 
-/** The page may only talk to its own origin; server-supplied images come as data: URLs. */
-const CSP = [
-  "default-src 'self'",
-  // Next's static export boots with inline scripts; no external script can load.
-  "script-src 'self' 'unsafe-inline'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "media-src 'self' data: blob:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-].join('; ');
+/**
+ * The page may only talk to its own origin; server-supplied images come as data: URLs.
+ * Scripts: our own files, plus the inline boot scripts of the static export allowed one by one by
+ * their hashes (an injected inline script would not match). 'unsafe-eval' is there for Ajv, which
+ * compiles JSON Schemas (tool inputSchemas) into functions with `new Function`.
+ */
+function contentSecurityPolicy(scriptHashes: string[]): string {
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'unsafe-eval' ${scriptHashes.map((h) => `'${h}'`).join(' ')}`.trim(),
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "media-src 'self' data: blob:",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+}
+
+const INLINE_SCRIPT = /<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/gi;
+
+/** sha256 sources for every inline script of an HTML page (CSP Level 2 hash sources). */
+export function inlineScriptHashes(html: string): string[] {
+  const hashes = new Set<string>();
+  for (const match of html.matchAll(INLINE_SCRIPT)) {
+    if (match[1].length > 0) hashes.add(`sha256-${createHash('sha256').update(match[1], 'utf8').digest('base64')}`);
+  }
+  return [...hashes];
+}
+
+/** HTML pages are small; each is read once, with its policy, and kept. */
+const htmlCache = new Map<string, { mtimeMs: number; body: Buffer; csp: string }>();
+
+function readHtml(file: string): { body: Buffer; csp: string } {
+  const mtimeMs = statSync(file).mtimeMs;
+  const cached = htmlCache.get(file);
+  if (cached && cached.mtimeMs === mtimeMs) return cached;
+  const body = readFileSync(file);
+  const entry = { mtimeMs, body, csp: contentSecurityPolicy(inlineScriptHashes(body.toString('utf8'))) };
+  htmlCache.set(file, entry);
+  return entry;
+}
 
 export const SECURITY_HEADERS: Record<string, string> = {
-  'content-security-policy': CSP,
+  'content-security-policy': contentSecurityPolicy([]),
   'x-content-type-options': 'nosniff',
   // The page URL carries the token: never send it anywhere in a Referer.
   'referrer-policy': 'no-referrer',
@@ -76,6 +107,12 @@ export function serveStatic(root: string, req: IncomingMessage, res: ServerRespo
     res.writeHead(404, { ...SECURITY_HEADERS, 'content-type': 'text/html; charset=utf-8' });
     if (notFound && req.method === 'GET') createReadStream(notFound).pipe(res);
     else res.end('Not found');
+    return;
+  }
+  if (file.endsWith('.html')) {
+    const { body, csp } = readHtml(file);
+    res.writeHead(200, { ...SECURITY_HEADERS, 'content-security-policy': csp, 'content-type': TYPES['.html'], 'cache-control': 'no-cache' });
+    res.end(req.method === 'HEAD' ? undefined : body);
     return;
   }
   const immutable = pathname.startsWith('/_next/static/');

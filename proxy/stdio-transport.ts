@@ -73,7 +73,7 @@ export class StdioTapTransport implements Transport {
     const problem = this.checkBeforeSpawn();
     if (problem) throw new TransportStartError(problem);
     const { command, args, cwd } = this.config;
-    const env = { ...getDefaultEnvironment(), ...this.config.env };
+    const env = { ...getDefaultEnvironment(), ...this.config.env } as NodeJS.ProcessEnv;
     const child = spawn(command, args, {
       cwd,
       env,

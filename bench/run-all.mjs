@@ -1,0 +1,72 @@
+#!/usr/bin/env node
+/**
+ * `npm run bench`: runs the three benchmarks one after another, each in its own process (so that
+ * one's warm caches and garbage do not colour the next), then prints a combined summary from the
+ * figures each wrote to bench/results/<name>.json. Figures, not tests: the exit code is 0 whether
+ * or not a target is met (non-zero only if a benchmark could not run).
+ * Environment: LOUPE_CLI=path/to/cli.js benchmarks another build; LOUPE_NODE_ARGS adds Node flags
+ * to the Loupe process only (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { RESULTS_DIR, machine, mb, printTable, requireBuilt } from './lib/common.mjs';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const BENCHES = [
+  {
+    name: 'cold-start',
+    row: (r) => [
+      `cold start, spawn → first HTTP ${r.uiBuilt ? '200' : 'response (UI not built)'} (median of ${r.runs})`,
+      `${r.loupe.median.toFixed(0)} ms`,
+      `${r.baseline.median.toFixed(0)} ms (bare node http)`,
+      `${r.ratio.toFixed(2)}×`,
+      `≤ ${r.target.loupeMedianMsAtMost} ms`,
+    ],
+  },
+  {
+    name: 'memory',
+    row: (r) => [
+      `idle RSS, one stdio session (${r.settleMs / 1000} s settle)`,
+      mb(r.loupe.rssBytes),
+      `${mb(r.baseline.rssBytes)} (bare SDK Client)`,
+      `${r.ratio.toFixed(3)}×`,
+      `≤ ${r.target.ratioAtMost}×`,
+    ],
+  },
+  {
+    name: 'echo-latency',
+    row: (r) => [
+      `tools/call echo, median of ${r.loupe.n} (+${r.addedMsMedian.toFixed(3)} ms a call)`,
+      `${r.loupe.median.toFixed(3)} ms`,
+      `${r.direct.median.toFixed(3)} ms (direct SDK Client)`,
+      `${r.ratio.toFixed(2)}×`,
+      `≤ ${r.target.ratioOfMediansAtMost}×`,
+    ],
+  },
+];
+
+requireBuilt();
+const started = Date.now();
+const failed = [];
+for (const bench of BENCHES) {
+  console.log(`\n=== ${bench.name} ${'='.repeat(60 - bench.name.length)}`);
+  const run = spawnSync(process.execPath, [path.join(HERE, `${bench.name}.mjs`)], { stdio: 'inherit', timeout: 150_000 });
+  if (run.status !== 0) failed.push(bench.name);
+}
+
+const rows = [['benchmark', 'Loupe', 'baseline (same run)', 'ratio', 'target', 'meets target']];
+for (const bench of BENCHES) {
+  if (failed.includes(bench.name)) {
+    rows.push([bench.name, 'FAILED', '', '', '', '']);
+    continue;
+  }
+  const result = JSON.parse(readFileSync(path.join(RESULTS_DIR, `${bench.name}.json`), 'utf8'));
+  rows.push([...bench.row(result), result.meetsTarget ? 'yes' : 'no']);
+}
+printTable(`Summary (${((Date.now() - started) / 1000).toFixed(0)} s, load average at end ${machine().loadavg?.join(' ') ?? 'n/a'})`, rows);
+if (failed.length > 0) {
+  console.error(`\nbench: could not run: ${failed.join(', ')}`);
+  process.exit(1);
+}
