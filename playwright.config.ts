@@ -11,7 +11,7 @@ export default defineConfig({
   // A test that needs a retry is a defect to fix, on CI too.
   retries: 0,
   forbidOnly: !!process.env.CI,
-  reporter: 'list',
+  reporter: [['list'], ['json', { outputFile: '.reports/playwright.json' }]],
   timeout: 60_000,
   expect: { timeout: 10_000 },
   outputDir: 'test-results',

@@ -6,5 +6,7 @@ export default defineConfig({
     exclude: ['node_modules', 'e2e', 'dist', 'out'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    reporters: ['default', 'json'],
+    outputFile: { json: '.reports/vitest.json' },
   },
 });

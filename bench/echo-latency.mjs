@@ -7,20 +7,25 @@
  * WARMUP calls each first, then BLOCKS blocks of CALLS_PER_BLOCK calls, the two interleaved block by
  * block (and the order swapped every block) so that a noisy shared machine hits both alike.
  * Target: ratio of medians ≤ 1.5× (the official inspector measured about 6×, +1.8 ms a call).
+ * For context (no target), a third side in the same interleave: a bare WebSocket → stdio relay with
+ * no SDK, validation or trace (bench/lib/relay-floor.mjs), i.e. the cost of the extra hop alone.
  *
- * Usage: node bench/echo-latency.mjs [--blocks N] [--calls N]
+ * Usage: node bench/echo-latency.mjs [--blocks N] [--calls N] [--no-floor]
  */
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { BenchWireClient } from './lib/wire-client.mjs';
-import { ROOT, isMain, machine, ms, printTable, requireBuilt, serverEverything, startLoupe, stop, summarize, writeResults } from './lib/common.mjs';
+import { ROOT, URL_PATTERN, isMain, machine, ms, printTable, requireBuilt, serverEverything, spawnUntilLine, startLoupe, stop, summarize, writeResults } from './lib/common.mjs';
 
 const TARGET_RATIO = 1.5;
 const WARMUP = 20;
 const arg = (name, fallback) => Number(process.argv[process.argv.indexOf(name) + 1]) || fallback;
 const BLOCKS = arg('--blocks', 4);
 const CALLS_PER_BLOCK = arg('--calls', 50);
+const withFloor = !process.argv.includes('--no-floor');
+const RELAY_FLOOR = fileURLToPath(new URL('./lib/relay-floor.mjs', import.meta.url));
 
 function checkEcho(result, message) {
   const text = result?.content?.[0]?.text;
@@ -47,6 +52,23 @@ async function openLoupe() {
   return { call, close, proxyMs, client };
 }
 
+/** The design's floor, for context: a bare WebSocket → stdio relay (bench/lib/relay-floor.mjs). */
+async function openFloor() {
+  const { command, args } = serverEverything();
+  const { child, match } = await spawnUntilLine(RELAY_FLOOR, [command, ...args], URL_PATTERN);
+  child.removeAllListeners('exit');
+  const client = await BenchWireClient.open(`ws://127.0.0.1:${match[1]}/ws?token=${match[2]}`);
+  const session = await client.primaryConnected();
+  let n = 0;
+  const call = async () => {
+    const message = `hello ${n++}`;
+    const response = await client.request(session, 'tools/call', { name: 'echo', arguments: { message } });
+    if (!response.ok) throw new Error(`echo via the relay floor failed: ${JSON.stringify(response.error)}`);
+    checkEcho(response.result, message);
+  };
+  return { call, close: async () => (client.close(), await stop(child)) };
+}
+
 async function openDirect() {
   const { command, args } = serverEverything();
   const transport = new StdioClientTransport({ command, args, stderr: 'pipe' });
@@ -71,24 +93,28 @@ async function timed(call, count, into) {
 
 async function main() {
   requireBuilt();
-  const [loupe, direct] = await Promise.all([openLoupe(), openDirect()]);
+  const [loupe, direct, floor] = await Promise.all([openLoupe(), openDirect(), withFloor ? openFloor() : undefined]);
   const loupeMs = [];
   const directMs = [];
+  const floorMs = [];
   try {
     await timed(loupe.call, WARMUP);
     await timed(direct.call, WARMUP);
+    if (floor) await timed(floor.call, WARMUP);
     loupe.proxyMs.length = 0;
+    const sides = [[loupe, loupeMs], [direct, directMs], ...(floor ? [[floor, floorMs]] : [])];
     for (let block = 0; block < BLOCKS; block++) {
-      const order = block % 2 === 0 ? [[loupe, loupeMs], [direct, directMs]] : [[direct, directMs], [loupe, loupeMs]];
-      for (const [side, into] of order) await timed(side.call, CALLS_PER_BLOCK, into);
+      // Interleaved, the order reversed every other block.
+      for (const [side, into] of block % 2 === 0 ? sides : [...sides].reverse()) await timed(side.call, CALLS_PER_BLOCK, into);
     }
   } finally {
-    await Promise.allSettled([loupe.close(), direct.close()]);
+    await Promise.allSettled([loupe.close(), direct.close(), floor?.close()]);
   }
 
   const l = summarize(loupeMs);
   const d = summarize(directMs);
   const p = summarize(loupe.proxyMs);
+  const f = floorMs.length ? summarize(floorMs) : undefined;
   const ratio = l.median / d.median;
   const meets = ratio <= TARGET_RATIO;
   const row = (label, s) => [label, ms(s.median, 3), ms(s.p90, 3), ms(s.p99, 3), ms(s.mean, 3), String(s.n)];
@@ -97,7 +123,9 @@ async function main() {
     row('Loupe: WebSocket → proxy → stdio server', l),
     row('  of which inside the proxy (durationMs)', p),
     row('Direct: SDK Client → stdio server', d),
+    ...(f ? [row('For context: bare WebSocket → stdio relay (the floor)', f)] : []),
   ]);
+  if (f) console.log(`the floor (no SDK, no validation, no trace) is ${(f.median / d.median).toFixed(2)}× direct: the cost of the extra process hop alone on this machine`);
   console.log(`\nratio of medians Loupe / direct: ${ratio.toFixed(2)}×   added per call: ${ms(l.median - d.median, 3)} (median), ${ms(l.mean - d.mean, 3)} (mean)`);
   console.log(`target: ratio of medians ≤ ${TARGET_RATIO}× (official inspector: about 6×, +1.8 ms a call)`);
   console.log(`meets target: ${meets ? 'yes' : 'no'}`);
@@ -110,6 +138,7 @@ async function main() {
     loupe: l,
     loupeInsideProxy: p,
     direct: d,
+    floor: f && { ...f, ratioToDirect: f.median / d.median },
     ratio,
     addedMsMedian: l.median - d.median,
     addedMsMean: l.mean - d.mean,

@@ -87,7 +87,8 @@ export class Hub {
         return this.withSession(ws, message.session, async (s) => {
           const started = performance.now();
           const outcome = await s.request(message.id, message.method, message.params, message.timeoutMs);
-          this.flush();
+          // The response goes out before the tick's batch of trace events (the frames follow within
+          // the same tick): a caller waiting on the result does not wait for the trace's serialisation.
           const base = { type: 'response' as const, id: message.id, session: s.id, durationMs: performance.now() - started };
           this.sendTo(ws, outcome.ok ? { ...base, ok: true, result: outcome.result } : { ...base, ok: false, error: outcome.error });
         });

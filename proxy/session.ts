@@ -8,7 +8,6 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { z } from 'zod';
 import type { ServerConfig } from '../lib/server-config-types.ts';
 import type { LoupeError, RpcError, SessionInfo, SessionStatus } from '../lib/wire.ts';
-import { openHttpTransport, describeHttpFailure } from './http-connect.ts';
 import { StdioTapTransport, TransportStartError } from './stdio-transport.ts';
 import { TraceRecorder, now } from './trace-recorder.ts';
 
@@ -135,6 +134,9 @@ export class Session {
   }
 
   private async connectHttp(config: Extract<ServerConfig, { kind: 'http' }>): Promise<{ ok: true } | { ok: false; error: LoupeError }> {
+    // Loaded on first use: the HTTP/SSE transports pull in the SDK's OAuth code and an EventSource,
+    // which a stdio-only session (the common case) need not hold in memory.
+    const { openHttpTransport, describeHttpFailure } = await import('./http-connect.ts');
     const attempt = await openHttpTransport(config, this.trace, (transport) => this.initialize(transport));
     if (attempt.ok) {
       this.info.transport = attempt.transport;

@@ -1,7 +1,8 @@
 /**
  * Investigation helper (not part of run-all): interleaves echo round trips through several Loupe
  * builds and a direct SDK Client in one run, so that variants of a proxy change can be compared on a
- * noisy machine. Usage: node bench/lib/ab.mjs [--blocks N] [--calls N] label=path/to/cli.js ...
+ * noisy machine. Usage: node bench/lib/ab.mjs [--blocks N] [--calls N] [--warmup N] label=path/to/cli.js ...
+ * (a path ending in relay-floor.mjs is started with the server command instead of Loupe's options).
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -15,7 +16,9 @@ const WARMUP = arg('--warmup', 20);
 const variants = process.argv.slice(2).filter((a) => a.includes('=')).map((a) => a.split('='));
 
 async function loupe(label, cli) {
-  const { child, match } = await spawnUntilLine(cli, ['--no-open', '--port', '0'], URL_PATTERN);
+  const { command, args } = serverEverything();
+  const argv = cli.endsWith('relay-floor.mjs') ? [command, ...args] : ['--no-open', '--port', '0'];
+  const { child, match } = await spawnUntilLine(cli, argv, URL_PATTERN);
   child.removeAllListeners('exit');
   const client = await BenchWireClient.open(`ws://127.0.0.1:${match[1]}/ws?token=${match[2]}`);
   const session = await client.primaryConnected();

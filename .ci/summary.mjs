@@ -1,0 +1,18 @@
+// Prints one closing line for the whole `npm test`: unit + integration (vitest) and e2e (Playwright),
+// read from the JSON reports both runners write to .reports/.
+import { existsSync, readFileSync } from 'node:fs';
+
+const read = (path) => (existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : undefined);
+const vitest = read('.reports/vitest.json');
+const playwright = read('.reports/playwright.json');
+if (!vitest || !playwright) {
+  console.error('summary: a test report is missing (.reports/vitest.json, .reports/playwright.json)');
+  process.exit(1);
+}
+const passed = vitest.numPassedTests + playwright.stats.expected + playwright.stats.flaky;
+const failed = vitest.numFailedTests + playwright.stats.unexpected;
+const skipped = vitest.numPendingTests + vitest.numTodoTests + playwright.stats.skipped;
+console.log(`unit: ${vitest.numPassedTests} passed, ${vitest.numFailedTests} failed`);
+console.log(`e2e: ${playwright.stats.expected} passed, ${playwright.stats.unexpected} failed, ${playwright.stats.skipped} skipped`);
+console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(failed > 0 || passed === 0 ? 1 : 0);
