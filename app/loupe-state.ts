@@ -150,6 +150,10 @@ export function applyMessage(state: LoupeState, message: ServerMessage): LoupeSt
     case 'error':
       return { ...state, proxyErrors: keepLast([...state.proxyErrors, { at: Date.now(), error: message.error }], NOTE_CAP) };
     case 'response':
+    case 'progress':
+    case 'server-request':
+    case 'server-request-done':
+      // Handled by the stores that own requests (call-store) and server requests.
       return state;
   }
 }

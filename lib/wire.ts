@@ -66,6 +66,45 @@ export const RpcErrorSchema = z.object({
 export type RpcError = z.infer<typeof RpcErrorSchema>;
 
 // ---------------------------------------------------------------------------------------------
+// What Loupe declares in `initialize` (the client's side: sampling, elicitation, roots, tasks)
+
+/**
+ * The client capabilities the user chose for a connection; all on by default.
+ * https://modelcontextprotocol.io/specification/2025-11-25/client
+ */
+export const ClientCapabilityChoiceSchema = z.object({
+  sampling: z.boolean().default(true),
+  samplingTools: z.boolean().default(true),
+  elicitationForm: z.boolean().default(true),
+  elicitationUrl: z.boolean().default(true),
+  roots: z.boolean().default(true),
+  rootsListChanged: z.boolean().default(true),
+  tasks: z.boolean().default(true),
+});
+export type ClientCapabilityChoice = z.infer<typeof ClientCapabilityChoiceSchema>;
+
+export const RootSchema = z.object({ uri: z.string(), name: z.string().optional() });
+export type Root = z.infer<typeof RootSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Server → client requests waiting for the user (sampling, elicitation; roots are answered from
+// the session's root list without asking)
+
+export const ServerRequestSchema = z.object({
+  session: z.string(),
+  /** The proxy's handle for it (the JSON-RPC id is the server's, and may repeat across sessions). */
+  requestId: z.string(),
+  /** The server's JSON-RPC id. */
+  rpcId: RequestIdSchema,
+  method: z.string(),
+  params: z.record(z.string(), z.unknown()).optional(),
+  receivedAt: z.number(),
+  /** When Loupe will answer with an error by itself if nobody has (ms since the epoch). */
+  deadline: z.number(),
+});
+export type ServerRequest = z.infer<typeof ServerRequestSchema>;
+
+// ---------------------------------------------------------------------------------------------
 // Sessions
 
 export const SessionStatusSchema = z.enum(['connecting', 'connected', 'disconnected', 'failed']);
@@ -95,6 +134,12 @@ export const SessionInfoSchema = z.object({
   transport: z.enum(['stdio', 'http', 'sse']).optional(),
   /** Process id of a stdio child, while it runs. */
   pid: z.number().optional(),
+  /** What Loupe declared in `initialize` for this connection. */
+  clientCapabilities: ClientCapabilityChoiceSchema.optional(),
+  /** The roots Loupe answers `roots/list` with. */
+  roots: z.array(RootSchema).optional(),
+  /** Milliseconds a server→client request may wait for the user before Loupe answers an error. */
+  serverRequestTimeoutMs: z.number().optional(),
 });
 export type SessionInfo = z.infer<typeof SessionInfoSchema>;
 
@@ -123,6 +168,8 @@ export const FrameEventSchema = z.object({
   rpc: RpcKindSchema,
   method: z.string().optional(),
   id: RequestIdSchema.optional(),
+  /** Set on frames the user sent by hand: a replay as is, an edited replay, or the raw composer. */
+  origin: z.enum(['replay', 'edited', 'composer']).optional(),
 });
 export type FrameEvent = z.infer<typeof FrameEventSchema>;
 
@@ -192,6 +239,10 @@ export type TraceStats = z.infer<typeof TraceStatsSchema>;
 export const ConnectMessageSchema = z.object({
   type: z.literal('connect'),
   config: ServerConfigSchema,
+  /** Defaults: everything on. */
+  clientCapabilities: ClientCapabilityChoiceSchema.optional(),
+  roots: z.array(RootSchema).optional(),
+  serverRequestTimeoutMs: z.number().positive().optional(),
   /** Close this session first and reuse its id (a reconnect keeps one history). */
   session: z.string().optional(),
 });
@@ -207,6 +258,42 @@ export const RequestMessageSchema = z.object({
   params: z.record(z.string(), z.unknown()).optional(),
   /** Milliseconds; default 60 000. */
   timeoutMs: z.number().positive().optional(),
+  /** Restart the timeout whenever the server reports progress (default true). */
+  resetTimeoutOnProgress: z.boolean().optional(),
+  /** Hard cap in ms regardless of progress (default: none). */
+  maxTotalTimeoutMs: z.number().positive().optional(),
+});
+
+/**
+ * Any JSON-RPC message, sent on the session's transport as given: a request (its response comes
+ * back as a `response` to `id`), a notification (acknowledged at once), or anything else an
+ * inspector may need to send to see what the server does with it.
+ */
+export const SendRawMessageSchema = z.object({
+  type: z.literal('send-raw'),
+  session: z.string(),
+  id: z.string(),
+  message: z.record(z.string(), z.unknown()),
+  origin: z.enum(['replay', 'edited', 'composer']).default('composer'),
+  timeoutMs: z.number().positive().optional(),
+});
+
+/** The user's answer to a server→client request. */
+export const RespondMessageSchema = z.object({
+  type: z.literal('respond'),
+  session: z.string(),
+  requestId: z.string(),
+  outcome: z.discriminatedUnion('ok', [
+    z.object({ ok: z.literal(true), result: z.record(z.string(), z.unknown()) }),
+    z.object({ ok: z.literal(false), error: RpcErrorSchema }),
+  ]),
+});
+
+/** Replace the session's roots; the proxy sends `notifications/roots/list_changed` when declared. */
+export const SetRootsMessageSchema = z.object({
+  type: z.literal('set-roots'),
+  session: z.string(),
+  roots: z.array(RootSchema),
 });
 
 export const CancelMessageSchema = z.object({
@@ -220,9 +307,14 @@ export const ClientMessageSchema = z.discriminatedUnion('type', [
   DisconnectMessageSchema,
   RequestMessageSchema,
   CancelMessageSchema,
+  SendRawMessageSchema,
+  RespondMessageSchema,
+  SetRootsMessageSchema,
 ]);
 export type ClientMessage = z.infer<typeof ClientMessageSchema>;
 export type RequestMessage = z.infer<typeof RequestMessageSchema>;
+export type SendRawMessage = z.infer<typeof SendRawMessageSchema>;
+export type RespondMessage = z.infer<typeof RespondMessageSchema>;
 
 // ---------------------------------------------------------------------------------------------
 // proxy → UI
@@ -236,6 +328,8 @@ export const SnapshotMessageSchema = z.object({
   stats: z.array(TraceStatsSchema),
   /** Set when the proxy was started with a target: the UI shows this session first. */
   primary: z.string().optional(),
+  /** Server→client requests still waiting for an answer (they survive a page reload). */
+  serverRequests: z.array(ServerRequestSchema).optional(),
 });
 
 export const SessionMessageSchema = z.object({ type: z.literal('session'), session: SessionInfoSchema });
@@ -270,6 +364,28 @@ export const ResponseMessageSchema = z.discriminatedUnion('ok', [
 ]);
 export type ResponseMessage = z.infer<typeof ResponseMessageSchema>;
 
+/** Progress the server reported for a request of this tab (`notifications/progress`). */
+export const ProgressMessageSchema = z.object({
+  type: z.literal('progress'),
+  id: z.string(),
+  session: z.string(),
+  progress: z.number(),
+  total: z.number().optional(),
+  message: z.string().optional(),
+});
+export type ProgressMessage = z.infer<typeof ProgressMessageSchema>;
+
+/** A server→client request arrived (to every tab). */
+export const ServerRequestMessageSchema = z.object({ type: z.literal('server-request'), request: ServerRequestSchema });
+
+/** A server→client request was answered (by a tab, by the timeout, or the session closed). */
+export const ServerRequestDoneMessageSchema = z.object({
+  type: z.literal('server-request-done'),
+  session: z.string(),
+  requestId: z.string(),
+  how: z.enum(['answered', 'timed-out', 'cancelled', 'session-closed']),
+});
+
 /** The proxy could not act on an envelope (bad JSON, unknown type, unknown session). */
 export const ErrorMessageSchema = z.object({ type: z.literal('error'), error: LoupeErrorSchema });
 
@@ -280,6 +396,9 @@ export const ServerMessageSchema = z.union([
   EventsMessageSchema,
   ResponseMessageSchema,
   ErrorMessageSchema,
+  ProgressMessageSchema,
+  ServerRequestMessageSchema,
+  ServerRequestDoneMessageSchema,
 ]);
 export type ServerMessage = z.infer<typeof ServerMessageSchema>;
 export type SnapshotMessage = z.infer<typeof SnapshotMessageSchema>;
