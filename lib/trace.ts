@@ -6,6 +6,7 @@
  * the server's requests (`in`, e.g. sampling/createMessage) by `out` responses. Ids are compared
  * with their type (`1` and `"1"` are different ids, JSON-RPC 2.0 §4).
  */
+import type { Violation } from './trace-violations.ts';
 import type { FrameEvent, RequestId, TraceEvent } from './wire.ts';
 
 /** What pairing found out about one frame. */
@@ -147,9 +148,24 @@ export interface HistoryRow {
   unmatched?: boolean;
   partnerSeq?: number;
   event: TraceEvent;
+  // Filled in by the incremental trace index (trace-index.ts); historyRows() leaves them out.
+  /** The paired frame itself (request ↔ response). */
+  partner?: HistoryRow;
+  /** Set on frames the user sent by hand (replay, edited replay, raw composer). */
+  origin?: FrameEvent['origin'];
+  violations?: Violation[];
+  /** A request its sender cancelled (`notifications/cancelled`). */
+  cancelled?: boolean;
+  /** Something went wrong here: an error response, a tool result with isError, HTTP ≥ 400, a transport error, a non-zero exit. */
+  isError?: boolean;
+  /** The `Mcp-Session-Id` of an HTTP exchange. */
+  httpSessionId?: string;
+  /** Lower-cased text the text filter searches (filled lazily by trace-filter.ts). */
+  search?: string;
 }
 
-function summarise(event: Exclude<TraceEvent, FrameEvent>): string {
+/** One line describing an event that is not a frame. */
+export function summarise(event: Exclude<TraceEvent, FrameEvent>): string {
   switch (event.kind) {
     case 'noise':
     case 'stderr':

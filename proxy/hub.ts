@@ -6,6 +6,7 @@
 import type { WebSocket } from 'ws';
 import type { ServerConfig } from '../lib/server-config-types.ts';
 import { parseClientMessage, WIRE_VERSION, type ClientMessage, type LoupeError, type ServerMessage, type SessionInfo, type TraceEvent } from '../lib/wire.ts';
+import { ServerRequestBroker } from './server-requests.ts';
 import { Session } from './session.ts';
 import { TraceRecorder, type TraceLimits, DEFAULT_TRACE_LIMITS } from './trace-recorder.ts';
 
@@ -19,6 +20,10 @@ export class Hub {
   private flushScheduled = false;
   private nextId = 1;
   primary?: string;
+  private readonly broker = new ServerRequestBroker({
+    added: (request) => this.broadcastNow({ type: 'server-request', request }),
+    done: (session, requestId, how) => this.broadcastNow({ type: 'server-request-done', session, requestId, how }),
+  });
 
   constructor(private readonly traceLimits: TraceLimits = DEFAULT_TRACE_LIMITS) {}
 
@@ -26,7 +31,7 @@ export class Hub {
     const id = `s${this.nextId++}`;
     const trace = new TraceRecorder(id, this.traceLimits);
     trace.subscribe((event) => this.queue(event));
-    const session = new Session(id, config, trace, (info) => this.onSessionChange(info));
+    const session = new Session(id, config, trace, (info) => this.onSessionChange(info), this.broker);
     this.sessions.set(id, session);
     return session;
   }
@@ -63,6 +68,7 @@ export class Hub {
       events: sessions.flatMap((s) => s.trace.all()),
       stats: sessions.map((s) => s.trace.stats()),
       primary: this.primary,
+      serverRequests: this.broker.list(),
     };
   }
 
@@ -77,16 +83,40 @@ export class Hub {
       case 'connect': {
         const existing = message.session ? this.sessions.get(message.session) : undefined;
         const session = existing ?? this.createSession(message.config);
-        return session.connect(message.config);
+        const { clientCapabilities, roots, serverRequestTimeoutMs } = message;
+        return session.connect(message.config, { clientCapabilities, roots, serverRequestTimeoutMs });
       }
       case 'disconnect':
         return this.withSession(ws, message.session, (s) => s.disconnect());
       case 'cancel':
         return this.withSession(ws, message.session, (s) => void s.cancel(message.id));
+      case 'set-roots':
+        return this.withSession(ws, message.session, (s) => s.setRoots(message.roots));
+      case 'respond':
+        if (!this.broker.respond(message.session, message.requestId, message.outcome)) {
+          this.sendError(ws, { code: 'NO_SESSION', message: 'That server request is no longer pending (answered elsewhere, timed out, or its session closed).' });
+        }
+        return;
+      case 'send-raw':
+        return this.withSession(ws, message.session, async (s) => {
+          const started = performance.now();
+          const outcome = await s.sendRaw(message.message, message.origin, message.timeoutMs);
+          const base = { type: 'response' as const, id: message.id, session: s.id, durationMs: performance.now() - started };
+          this.sendTo(ws, outcome.ok ? { ...base, ok: true, result: outcome.result } : { ...base, ok: false, error: outcome.error });
+        });
       case 'request':
         return this.withSession(ws, message.session, async (s) => {
           const started = performance.now();
-          const outcome = await s.request(message.id, message.method, message.params, message.timeoutMs);
+          const outcome = await s.request(message.id, message.method, message.params, {
+            timeoutMs: message.timeoutMs,
+            resetTimeoutOnProgress: message.resetTimeoutOnProgress,
+            maxTotalTimeoutMs: message.maxTotalTimeoutMs,
+            // Progress is asked for on tool calls (and wherever the page put a progressToken): on
+            // every request it would add a `_meta` the user did not write to the frames.
+            onProgress: wantsProgress(message.method, message.params)
+              ? (p) => this.sendTo(ws, { type: 'progress', id: message.id, session: s.id, progress: p.progress, total: p.total, message: p.message })
+              : undefined,
+          });
           // The response goes out before the tick's batch of trace events (the frames follow within
           // the same tick): a caller waiting on the result does not wait for the trace's serialisation.
           const base = { type: 'response' as const, id: message.id, session: s.id, durationMs: performance.now() - started };
@@ -121,6 +151,12 @@ export class Hub {
     this.broadcast({ type: 'events', events });
   }
 
+  /** For messages that must not overtake the trace events already queued. */
+  private broadcastNow(message: ServerMessage): void {
+    this.flush();
+    this.broadcast(message);
+  }
+
   private broadcast(message: ServerMessage): void {
     if (this.clients.size === 0) return;
     const text = JSON.stringify(message);
@@ -143,4 +179,9 @@ export class Hub {
   private sendError(ws: WebSocket, error: LoupeError): void {
     this.sendTo(ws, { type: 'error', error });
   }
+}
+
+function wantsProgress(method: string, params: Record<string, unknown> | undefined): boolean {
+  const meta = params?._meta as { progressToken?: unknown } | undefined;
+  return method === 'tools/call' || meta?.progressToken !== undefined;
 }

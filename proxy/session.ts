@@ -7,13 +7,19 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { z } from 'zod';
 import type { ServerConfig } from '../lib/server-config-types.ts';
-import type { LoupeError, RpcError, SessionInfo, SessionStatus } from '../lib/wire.ts';
+import { InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
+import type { ClientCapabilityChoice, LoupeError, Root, RpcError, SessionInfo, SessionStatus } from '../lib/wire.ts';
+import { ALL_CAPABILITIES, declaredCapabilities, registerClientHandlers } from './client-side.ts';
+import { RawRouter, type RawOutcome } from './raw-router.ts';
+import { DEFAULT_SERVER_REQUEST_TIMEOUT_MS, type ServerRequestBroker } from './server-requests.ts';
 import { StdioTapTransport, TransportStartError } from './stdio-transport.ts';
 import { TraceRecorder, now } from './trace-recorder.ts';
 
 export const CLIENT_INFO = { name: 'mcp-loupe', title: 'MCP Loupe', version: '0.1.0' };
 const INITIALIZE_TIMEOUT_MS = 30_000;
 const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+/** setTimeout's largest delay: the SDK's own timer never fires before Loupe's. */
+const NO_SDK_TIMEOUT = 2_147_483_647;
 
 /**
  * Results are passed through untouched: the UI shows what the server sent, and validates it itself
@@ -22,6 +28,20 @@ const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 const AnyResultSchema = z.looseObject({});
 
 export type RequestOutcome = { ok: true; result: unknown } | { ok: false; error: RpcError | LoupeError };
+
+export interface RequestOptions {
+  timeoutMs?: number;
+  resetTimeoutOnProgress?: boolean;
+  maxTotalTimeoutMs?: number;
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+}
+
+/** How Loupe plays the client's part on a connection (issue 4): chosen at connect time. */
+export interface ClientSideOptions {
+  clientCapabilities?: ClientCapabilityChoice;
+  roots?: Root[];
+  serverRequestTimeoutMs?: number;
+}
 
 export class Session {
   private client?: Client;
@@ -32,6 +52,10 @@ export class Session {
   private since = Date.now();
   private closing = false;
   private readonly inFlight = new Map<string, AbortController>();
+  private raw?: RawRouter;
+  private choice: ClientCapabilityChoice = ALL_CAPABILITIES;
+  private roots: Root[] = [];
+  private serverRequestTimeoutMs = DEFAULT_SERVER_REQUEST_TIMEOUT_MS;
   /** Bumped by every connect/disconnect so a stale attempt cannot overwrite a newer one. */
   private generation = 0;
 
@@ -40,6 +64,7 @@ export class Session {
     private configValue: ServerConfig,
     readonly trace: TraceRecorder,
     private readonly onChange: (info: SessionInfo) => void,
+    private readonly broker: ServerRequestBroker,
   ) {}
 
   get config(): ServerConfig {
@@ -51,14 +76,27 @@ export class Session {
   }
 
   snapshot(): SessionInfo {
-    return { id: this.id, config: this.configValue, status: this.statusValue, since: this.since, ...this.info, pid: this.stdio?.exit ? undefined : this.stdio?.pid };
+    return {
+      id: this.id,
+      config: this.configValue,
+      status: this.statusValue,
+      since: this.since,
+      ...this.info,
+      pid: this.stdio?.exit ? undefined : this.stdio?.pid,
+      clientCapabilities: this.choice,
+      roots: this.roots,
+      serverRequestTimeoutMs: this.serverRequestTimeoutMs,
+    };
   }
 
   /** Connects (closing any current connection first). Never throws: failure is a status. */
-  async connect(config: ServerConfig = this.configValue): Promise<void> {
+  async connect(config: ServerConfig = this.configValue, options: ClientSideOptions = {}): Promise<void> {
     await this.disconnect({ quiet: true });
     const generation = ++this.generation;
     this.configValue = config;
+    if (options.clientCapabilities) this.choice = options.clientCapabilities;
+    if (options.roots) this.roots = options.roots;
+    if (options.serverRequestTimeoutMs) this.serverRequestTimeoutMs = options.serverRequestTimeoutMs;
     this.info = {};
     this.setStatus('connecting');
     this.trace.record({ kind: 'transport', level: 'info', message: `Connecting to ${describe(config)}` });
@@ -78,6 +116,9 @@ export class Session {
     this.client = undefined;
     for (const controller of this.inFlight.values()) controller.abort('Disconnected');
     this.inFlight.clear();
+    this.raw?.closeAll();
+    this.raw = undefined;
+    this.broker.dropSession(this.id);
     if (client) {
       this.closing = true;
       try {
@@ -90,23 +131,48 @@ export class Session {
     if (!options.quiet || this.statusValue === 'connected') this.setStatus('disconnected');
   }
 
-  async request(uiId: string, method: string, params: Record<string, unknown> | undefined, timeoutMs?: number): Promise<RequestOutcome> {
+  async request(uiId: string, method: string, params: Record<string, unknown> | undefined, options: RequestOptions = {}): Promise<RequestOutcome> {
     const client = this.client;
-    if (!client || this.statusValue !== 'connected') {
+    const raw = this.raw;
+    if (!client || !raw || this.statusValue !== 'connected') {
       return { ok: false, error: { code: 'NOT_CONNECTED', message: 'The session is not connected.' } };
     }
     const controller = new AbortController();
     this.inFlight.set(uiId, controller);
+    const withToken = options.onProgress ? withProgressToken(params, `loupe-${uiId}`) : params;
+    const timer = new RequestTimer(controller, options);
+    const stopWatching = options.onProgress
+      ? raw.watchProgress((withToken!._meta as { progressToken: string | number }).progressToken, (p) => {
+          timer.progressed();
+          options.onProgress!(p);
+        })
+      : () => undefined;
     try {
-      const result = await client.request({ method, params } as never, AnyResultSchema, {
-        signal: controller.signal,
-        timeout: timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
-      });
+      // Timeouts are Loupe's (RequestTimer): the SDK's own reset-on-progress depends on its
+      // onprogress, which can miss the last notification (see raw-router.ts).
+      const result = await client.request({ method, params: withToken } as never, AnyResultSchema, { signal: controller.signal, timeout: NO_SDK_TIMEOUT });
       return { ok: true, result };
     } catch (error) {
       return { ok: false, error: toRequestError(error) };
     } finally {
+      timer.stop();
+      stopWatching();
       this.inFlight.delete(uiId);
+    }
+  }
+
+  /** Sends a hand-written JSON-RPC message (raw composer, replay) beside the SDK. */
+  async sendRaw(message: Record<string, unknown>, origin: 'replay' | 'edited' | 'composer', timeoutMs?: number): Promise<RawOutcome> {
+    if (!this.raw || this.statusValue !== 'connected') return { ok: false, error: { code: 'NOT_CONNECTED', message: 'The session is not connected.' } };
+    return this.raw.send(message, origin, timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
+  }
+
+  /** Replaces the roots; tells the server when Loupe declared `roots.listChanged`. */
+  async setRoots(roots: Root[]): Promise<void> {
+    this.roots = roots;
+    this.onChange(this.snapshot());
+    if (this.client && this.statusValue === 'connected' && this.choice.roots && this.choice.rootsListChanged) {
+      await this.client.sendRootsListChanged().catch(() => undefined);
     }
   }
 
@@ -148,7 +214,17 @@ export class Session {
 
   /** Runs `initialize` over a transport with a fresh Client. */
   private async initialize(transport: Transport): Promise<{ ok: true } | { ok: false; error: LoupeError }> {
-    const client = new Client(CLIENT_INFO, { capabilities: {} });
+    const client = new Client(CLIENT_INFO, {
+      capabilities: declaredCapabilities(this.choice),
+      ...(this.choice.tasks ? { taskStore: new InMemoryTaskStore() } : {}),
+    });
+    registerClientHandlers(client, {
+      session: this.id,
+      choice: this.choice,
+      roots: () => this.roots,
+      timeoutMs: () => this.serverRequestTimeoutMs,
+      broker: this.broker,
+    });
     // Every notification is in the trace already; accept them all so the SDK does not complain.
     client.fallbackNotificationHandler = async () => {};
     client.onclose = () => this.onTransportClosed(client);
@@ -160,6 +236,8 @@ export class Session {
     }
     this.client = client;
     this.transport = transport;
+    this.raw = new RawRouter(transport, this.trace);
+    this.raw.install();
     const server = client.getServerVersion();
     this.info.serverInfo = server && { name: server.name, version: server.version, title: server.title, websiteUrl: server.websiteUrl };
     this.info.capabilities = client.getServerCapabilities() as Record<string, unknown> | undefined;
@@ -189,6 +267,52 @@ export class Session {
     this.statusValue = status;
     this.since = Date.now();
     this.onChange(this.snapshot());
+  }
+}
+
+/** Adds `_meta.progressToken` unless the caller put one there (then theirs is used). */
+function withProgressToken(params: Record<string, unknown> | undefined, token: string): Record<string, unknown> {
+  const meta = (params?._meta ?? {}) as Record<string, unknown>;
+  if (meta.progressToken !== undefined) return params!;
+  return { ...params, _meta: { ...meta, progressToken: token } };
+}
+
+/**
+ * A request's timeout: `timeoutMs` of silence (restarted by each progress notification when
+ * `resetTimeoutOnProgress`), and at most `maxTotalTimeoutMs` in all. Expiry aborts the request
+ * with a RequestTimeout error; the SDK then sends notifications/cancelled.
+ */
+class RequestTimer {
+  private idle?: ReturnType<typeof setTimeout>;
+  private total?: ReturnType<typeof setTimeout>;
+  private readonly timeoutMs: number;
+
+  constructor(
+    private readonly controller: AbortController,
+    private readonly options: RequestOptions,
+  ) {
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.idle = setTimeout(() => this.expire(`no answer within ${this.timeoutMs} ms`), this.timeoutMs);
+    if (options.maxTotalTimeoutMs) {
+      const max = options.maxTotalTimeoutMs;
+      this.total = setTimeout(() => this.expire(`not finished within the maximum of ${max} ms`), max);
+    }
+  }
+
+  progressed(): void {
+    if (this.options.resetTimeoutOnProgress === false || this.idle === undefined) return;
+    this.idle.refresh();
+  }
+
+  stop(): void {
+    clearTimeout(this.idle);
+    clearTimeout(this.total);
+    this.idle = undefined;
+  }
+
+  private expire(why: string): void {
+    this.stop();
+    this.controller.abort(new McpError(-32001, `Request timed out: ${why}`));
   }
 }
 

@@ -45,8 +45,26 @@ export class TraceRecorder {
     private readonly limits: TraceLimits = DEFAULT_TRACE_LIMITS,
   ) {}
 
+  /** Raw text of frames about to be sent by hand, with how they came to be (see `expectOut`). */
+  private readonly origins = new Map<string, 'replay' | 'edited' | 'composer'>();
+
+  /**
+   * The next outgoing frame with exactly this text was sent by the user by hand: the tap that
+   * records it (stdio or HTTP) marks it so, without having to know about hand-sent frames.
+   */
+  expectOut(raw: string, origin: 'replay' | 'edited' | 'composer'): void {
+    this.origins.set(raw, origin);
+  }
+
   record(input: TraceEventInput): TraceEvent {
     const event = { ...input, session: this.session, seq: ++this.seq, ts: now() } as TraceEvent;
+    if (this.origins.size > 0 && event.kind === 'frame' && event.dir === 'out') {
+      const origin = this.origins.get(event.raw);
+      if (origin) {
+        this.origins.delete(event.raw);
+        event.origin = origin;
+      }
+    }
     this.events.push(event);
     this.bytes += weigh(event);
     this.evict();

@@ -1,0 +1,134 @@
+/**
+ * Protocol violations a trace can show by itself, frame by frame. The stateful ones (unknown or
+ * duplicate response ids, late responses) are found by the trace index (trace-index.ts), which
+ * calls the helpers here for what one frame tells on its own.
+ *
+ * JSON-RPC 2.0: https://www.jsonrpc.org/specification
+ * MCP messages: https://modelcontextprotocol.io/specification/2025-11-25/basic#messages
+ * Cancellation: https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/cancellation
+ */
+import type { ClientCapabilityChoice, FrameEvent } from './wire.ts';
+
+export type ViolationCode =
+  | 'unknown-id'
+  | 'duplicate-response'
+  | 'jsonrpc-version'
+  | 'notification-with-id'
+  | 'late-response'
+  | 'undeclared-capability'
+  | 'stdout-noise'
+  | 'not-json-rpc';
+
+export interface Violation {
+  code: ViolationCode;
+  /** One plain sentence, for the row's detail. */
+  message: string;
+}
+
+/** Short names for badges and the filter. */
+export const VIOLATION_LABELS: Record<ViolationCode, string> = {
+  'unknown-id': 'response to unknown id',
+  'duplicate-response': 'duplicate response',
+  'jsonrpc-version': 'jsonrpc not "2.0"',
+  'notification-with-id': 'notification with an id',
+  'late-response': 'late response after cancellation',
+  'undeclared-capability': 'undeclared capability',
+  'stdout-noise': 'stdout noise',
+  'not-json-rpc': 'not JSON-RPC',
+};
+
+/** The client capability a server→client request needs, and how the spec names it. */
+export interface RequiredCapability {
+  choice: keyof ClientCapabilityChoice;
+  name: string;
+}
+
+function paramsOf(message: unknown): Record<string, unknown> | undefined {
+  if (message === null || typeof message !== 'object') return undefined;
+  const params = (message as { params?: unknown }).params;
+  return params !== null && typeof params === 'object' && !Array.isArray(params) ? (params as Record<string, unknown>) : undefined;
+}
+
+/**
+ * What a server→client request needs the client to have declared in `initialize`. `ping` needs
+ * nothing; methods the spec does not define are not a capability matter (undefined).
+ * https://modelcontextprotocol.io/specification/2025-11-25/client
+ */
+export function requiredCapabilities(method: string, message: unknown): RequiredCapability[] | undefined {
+  const params = paramsOf(message);
+  switch (method) {
+    case 'sampling/createMessage': {
+      const needs: RequiredCapability[] = [{ choice: 'sampling', name: 'sampling' }];
+      if (params && ('tools' in params || 'toolChoice' in params)) needs.push({ choice: 'samplingTools', name: 'sampling.tools' });
+      return needs;
+    }
+    case 'elicitation/create':
+      return params?.mode === 'url' ? [{ choice: 'elicitationUrl', name: 'elicitation.url' }] : [{ choice: 'elicitationForm', name: 'elicitation.form' }];
+    case 'roots/list':
+      return [{ choice: 'roots', name: 'roots' }];
+    case 'tasks/get':
+    case 'tasks/result':
+    case 'tasks/list':
+    case 'tasks/cancel':
+      return [{ choice: 'tasks', name: 'tasks' }];
+    default:
+      return undefined;
+  }
+}
+
+/** A server→client request for a capability the client did not declare. */
+export function capabilityViolation(method: string, message: unknown, declared: ClientCapabilityChoice): Violation | undefined {
+  const missing = (requiredCapabilities(method, message) ?? []).filter((need) => !declared[need.choice]);
+  if (missing.length === 0) return undefined;
+  const names = missing.map((m) => m.name).join(', ');
+  return { code: 'undeclared-capability', message: `The server sent ${method}, but Loupe did not declare the ${names} capability.` };
+}
+
+function parse(raw: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(raw) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/**
+ * What one frame shows by itself: `jsonrpc` not "2.0", a notification carrying an id (a
+ * `notifications/*` method sent as a request, or with `id: null`), JSON that is not JSON-RPC.
+ * Frames the proxy classified as valid JSON-RPC 2.0 are only checked for the notification id,
+ * without parsing (so that a flood costs no JSON.parse per frame).
+ */
+export function frameViolations(frame: Pick<FrameEvent, 'raw' | 'rpc' | 'method' | 'id'>): Violation[] {
+  if (frame.rpc === 'request' && frame.method?.startsWith('notifications/')) {
+    return [{ code: 'notification-with-id', message: `${frame.method} is a notification but carries the id ${JSON.stringify(frame.id)}.` }];
+  }
+  if (frame.rpc !== 'invalid') return [];
+  const parsed = parse(frame.raw);
+  if (!parsed.ok || parsed.value === null || typeof parsed.value !== 'object' || Array.isArray(parsed.value)) {
+    return [{ code: 'not-json-rpc', message: 'Not a JSON-RPC message.' }];
+  }
+  const message = parsed.value as Record<string, unknown>;
+  const found: Violation[] = [];
+  if (message.jsonrpc !== '2.0') {
+    found.push({ code: 'jsonrpc-version', message: `"jsonrpc" is ${JSON.stringify(message.jsonrpc) ?? 'missing'}; it must be "2.0".` });
+  }
+  if (typeof message.method === 'string' && 'id' in message && (message.id === null || message.method.startsWith('notifications/'))) {
+    found.push({ code: 'notification-with-id', message: `${message.method} carries the id ${JSON.stringify(message.id)}; a notification has none.` });
+  }
+  if (found.length === 0) found.push({ code: 'not-json-rpc', message: 'JSON, but not a valid JSON-RPC message.' });
+  return found;
+}
+
+/** `params.requestId` of a `notifications/cancelled` frame (undefined for anything else). */
+export function cancelledRequestId(frame: Pick<FrameEvent, 'raw' | 'method'>): string | number | undefined {
+  if (frame.method !== 'notifications/cancelled') return undefined;
+  const parsed = parse(frame.raw);
+  const id = parsed.ok ? paramsOf(parsed.value)?.requestId : undefined;
+  return typeof id === 'string' || typeof id === 'number' ? id : undefined;
+}
+
+/** Parsed message of a frame, or undefined when its raw text is not JSON. */
+export function parseFrame(raw: string): unknown {
+  const parsed = parse(raw);
+  return parsed.ok ? parsed.value : undefined;
+}
