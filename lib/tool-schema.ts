@@ -10,11 +10,24 @@
 import type { RJSFSchema, ValidatorType } from '@rjsf/utils';
 import { customizeValidator, type CustomValidatorOptionsType } from '@rjsf/validator-ajv8';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import { parseIcons, type IconView } from './icons.ts';
+import { prepareSchema, type SchemaPart } from './json-schema-form.ts';
 
 export type Dialect = 'draft-07' | '2020-12';
 
 export type SchemaCheck =
-  | { ok: true; schema: RJSFSchema; dialect: Dialect }
+  | {
+      ok: true;
+      /** What arguments are validated against (remote `$ref`s replaced, see json-schema-form.ts). */
+      schema: RJSFSchema;
+      /** What the form is drawn from: undrawable parts marked as JSON editors. */
+      form: RJSFSchema;
+      dialect: Dialect;
+      /** Parts drawn as JSON editors, with why. */
+      fallbacks: SchemaPart[];
+      /** Parts not validated (remote references are never fetched). */
+      unchecked: SchemaPart[];
+    }
   | { ok: false; reason: string };
 
 /** The behaviour hints of `ToolAnnotations` (all advisory, all untrusted). */
@@ -32,6 +45,9 @@ export interface ToolEntry {
   hints: ToolHints;
   inputSchema: unknown;
   check: SchemaCheck;
+  /** `outputSchema`, when the tool has one: `structuredContent` is validated against it. */
+  output?: SchemaCheck;
+  icons: IconView[];
   /** The tool exactly as listed. */
   raw: unknown;
 }
@@ -83,27 +99,44 @@ function compileError(validator: Validator, schema: RJSFSchema): string | undefi
   }
 }
 
-/** Check a tool's `inputSchema`: an object, an object schema, and compilable by Ajv. */
-export function checkInputSchema(inputSchema: unknown): SchemaCheck {
-  if (!isObject(inputSchema)) return { ok: false, reason: 'inputSchema is not a JSON object' };
+/** Check a tool's `inputSchema` (or `outputSchema`): an object, an object schema, and compilable by Ajv. */
+export function checkInputSchema(inputSchema: unknown, what = 'inputSchema'): SchemaCheck {
+  if (!isObject(inputSchema)) return { ok: false, reason: `${what} is not a JSON object` };
   const type = inputSchema.type;
-  if (type !== 'object') return { ok: false, reason: `inputSchema.type is ${JSON.stringify(type) ?? 'missing'}, not "object"` };
+  if (type !== 'object') return { ok: false, reason: `${what}.type is ${JSON.stringify(type) ?? 'missing'}, not "object"` };
   const found = dialectOf(inputSchema.$schema);
   if ('error' in found) return { ok: false, reason: found.error };
-  const schema = { ...inputSchema } as RJSFSchema;
-  if (found.drop) delete schema.$schema;
+  const source = { ...inputSchema };
+  if (found.drop) delete source.$schema;
+  const prepared = prepareSchema(source);
+  const schema = prepared.validation as RJSFSchema;
   const error = compileError(ajvValidator(found.dialect), schema);
-  return error === undefined ? { ok: true, schema, dialect: found.dialect } : { ok: false, reason: error };
+  if (error !== undefined) return { ok: false, reason: error };
+  return { ok: true, schema, form: prepared.form as RJSFSchema, dialect: found.dialect, fallbacks: prepared.fallbacks, unchecked: prepared.unchecked };
+}
+
+export interface ValidationIssue {
+  /** JSON pointer into the value, `""` for the value itself. */
+  path: string;
+  message: string;
+}
+
+/** Validation issues of `value` against a checked schema (rjsf's Ajv); empty when valid. */
+export function validationIssues(check: Extract<SchemaCheck, { ok: true }>, value: unknown): ValidationIssue[] {
+  const validator = ajvValidator(check.dialect);
+  const { errors, validationError } = validator.rawValidation(check.schema, value);
+  validator.ajv.removeSchema(check.schema);
+  if (validationError) return [{ path: '', message: validationError.message }];
+  return (errors ?? []).map((e) => {
+    const extra = e.keyword === 'additionalProperties' && isObject(e.params) ? ` (${String(e.params.additionalProperty)})` : '';
+    return { path: e.instancePath, message: `${e.message ?? 'is invalid'}${extra}` };
+  });
 }
 
 /** Validation messages for `args` against a checked schema; empty when valid. */
 export function validateArguments(check: SchemaCheck, args: unknown): string[] {
   if (!check.ok) return [];
-  const validator = ajvValidator(check.dialect);
-  const { errors, validationError } = validator.rawValidation(check.schema, args);
-  validator.ajv.removeSchema(check.schema);
-  if (validationError) return [validationError.message];
-  return (errors ?? []).map((e) => `${e.instancePath || '(arguments)'} ${e.message ?? 'is invalid'}`.trim());
+  return validationIssues(check, args).map((e) => `${e.path || '(arguments)'} ${e.message}`.trim());
 }
 
 function hintsOf(annotations: unknown): ToolHints {
@@ -140,6 +173,8 @@ export function parseTools(items: readonly unknown[]): { tools: ToolEntry[]; pro
       hints: hintsOf(item.annotations),
       inputSchema: item.inputSchema,
       check: checkInputSchema(item.inputSchema),
+      ...(item.outputSchema === undefined ? {} : { output: checkInputSchema(item.outputSchema, 'outputSchema') }),
+      icons: parseIcons(item.icons),
       raw: item,
     });
   });

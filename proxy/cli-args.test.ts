@@ -293,3 +293,12 @@ describe('defaultServer', () => {
     }
   });
 });
+
+describe('--trace-limit', () => {
+  it('takes a number of events, at least 100', () => {
+    const ok = parseCliArgs(['--trace-limit', '100000', 'node', 's.js']);
+    expect(ok.ok && ok.options.traceLimit).toBe(100000);
+    expect(parseCliArgs(['--trace-limit=5'])).toMatchObject({ ok: false, error: expect.stringContaining('at least 100') });
+    expect(parseCliArgs(['--trace-limit', 'lots'])).toMatchObject({ ok: false });
+  });
+});

@@ -27,6 +27,8 @@ export interface CliOptions {
   server?: string;
   help: boolean;
   version: boolean;
+  /** Events kept per session in the proxy's trace (oldest dropped, and counted, beyond it). */
+  traceLimit?: number;
   /** The target command and its arguments verbatim, or one URL; empty when none was given. */
   target: string[];
 }
@@ -48,6 +50,7 @@ Options go before the target; everything after the target is passed to the serve
   --header "Name: value"          HTTP header for a remote server (repeatable)
   --config <file>                 read servers from an mcp.json-style file (Claude Desktop, Cursor, VS Code)
   --server <name>                 the server to use from the --config file
+  --trace-limit <n>               events kept per session in the trace (default 50000; older ones are dropped and counted)
   --host <loopback>               127.0.0.1 (default), ::1 or localhost
   --dangerously-listen-on <host>  listen beyond loopback: anyone who can reach it can run commands here
   -h, --help                      show this help
@@ -89,6 +92,7 @@ const OPTIONS = new Map<string, OptionSpec>([
   ['--config', nonEmpty((o, v) => (o.config = v))],
   ['--server', nonEmpty((o, v) => (o.server = v))],
   ['--host', valued(applyHost)],
+  ['--trace-limit', valued(applyTraceLimit)],
   ['--dangerously-listen-on', nonEmpty((o, v) => (o.host = unbracket(v)))],
   ['--help', flag((o) => (o.help = true))],
   ['--version', flag((o) => (o.version = true))],
@@ -102,6 +106,13 @@ function applyPort(o: CliOptions, value: string, f: string): string | undefined 
   const port = /^\d{1,5}$/.test(value) ? Number(value) : NaN;
   if (!(port <= 65535)) return `${f} expects a number from 0 to 65535, got ${JSON.stringify(value)}.`;
   o.port = port;
+  return undefined;
+}
+
+function applyTraceLimit(o: CliOptions, value: string, f: string): string | undefined {
+  const limit = /^\d{1,9}$/.test(value) ? Number(value) : NaN;
+  if (!(limit >= 100)) return `${f} expects a number of events, at least 100, got ${JSON.stringify(value)}.`;
+  o.traceLimit = limit;
   return undefined;
 }
 

@@ -38,6 +38,7 @@ async function main(argv: string[]): Promise<void> {
     config: target.value.config,
     port: options.port,
     host: options.host,
+    traceLimit: options.traceLimit,
     extraHosts: exposed ? [options.host] : undefined,
   }).catch((error: NodeJS.ErrnoException) =>
     exitWith(error.code === 'EADDRINUSE' ? `port ${options.port} is in use; choose another with --port` : `could not start: ${error.message}`, 1),

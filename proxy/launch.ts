@@ -23,6 +23,8 @@ export interface LaunchOptions {
   token?: string;
   /** Folder of the static UI; defaults to `out/` of this package. */
   uiRoot?: string;
+  /** Events kept per session (default 50 000). */
+  traceLimit?: number;
 }
 
 export interface RunningLoupe {
@@ -72,7 +74,9 @@ async function listenNear(server: import('node:http').Server, port: number | und
 export async function launch(options: LaunchOptions = {}): Promise<RunningLoupe> {
   const token = options.token ?? newToken();
   const host = options.host ?? '127.0.0.1';
-  const hubPromise = import('./hub.ts').then(({ Hub }) => new Hub());
+  const hubPromise = Promise.all([import('./hub.ts'), import('./trace-recorder.ts')]).then(
+    ([{ Hub }, { DEFAULT_TRACE_LIMITS }]) => new Hub({ ...DEFAULT_TRACE_LIMITS, maxEvents: options.traceLimit ?? DEFAULT_TRACE_LIMITS.maxEvents }),
+  );
   hubPromise.catch(() => undefined);
   const { server } = createLoupeServer({ token, uiRoot: options.uiRoot ?? defaultUiRoot(), hub: () => hubPromise, extraHosts: options.extraHosts, version: VERSION });
   const port = await listenNear(server, options.port, host);
