@@ -29,6 +29,7 @@ export const LoupeErrorCodeSchema = z.enum([
   'UNREACHABLE',
   'INIT_FAILED',
   'TIMEOUT',
+  'CANCELLED',
   'NO_SESSION',
   'NOT_CONNECTED',
   'BAD_MESSAGE',

@@ -82,7 +82,7 @@ describe('remote servers', () => {
     expect(session.protocolVersion).toBeTruthy();
     const call = await client.request(session.id, 'tools/call', { name: 'echo', arguments: { message: 'over http' } });
     expect(call).toMatchObject({ ok: true });
-    expect(client.events.some((e) => e.kind === 'frame' && e.dir === 'in' && e.raw.includes('over http'))).toBe(true);
+    await client.until(() => client.events.some((e) => e.kind === 'frame' && e.dir === 'in' && e.raw.includes('over http')));
     const exchanges = client.events.filter((e): e is HttpEvent => e.kind === 'http');
     expect(exchanges.some((e) => e.method === 'POST' && e.status === 200)).toBe(true);
     const auth = exchanges[0].requestHeaders.authorization;

@@ -12,6 +12,7 @@ import { TraceRecorder, type TraceLimits, DEFAULT_TRACE_LIMITS } from './trace-r
 
 /** A tab that cannot keep up is disconnected (it reconnects and gets a fresh snapshot) rather than growing our memory without bound. */
 const MAX_BUFFERED_BYTES = 512 * 1024 * 1024;
+const FLUSH_DELAY_MS = 4;
 
 export class Hub {
   private readonly sessions = new Map<string, Session>();
@@ -140,7 +141,10 @@ export class Hub {
     this.pending.push(event);
     if (this.flushScheduled) return;
     this.flushScheduled = true;
-    setImmediate(() => this.flush());
+    // A few milliseconds of coalescing: a request's frames go out in one message after its
+    // response (not in the way of it), and a flood costs one message per window. The page itself
+    // draws in 50 ms batches.
+    setTimeout(() => this.flush(), FLUSH_DELAY_MS);
   }
 
   private flush(): void {

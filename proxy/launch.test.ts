@@ -63,6 +63,8 @@ describe('launch against server-everything over stdio', () => {
     const call = await client.request(primary, 'tools/call', { name: 'echo', arguments: { message: 'hi there' } });
     expect(call).toMatchObject({ ok: true, result: { content: [{ type: 'text', text: expect.stringContaining('hi there') }] } });
 
+    // Trace events follow the response within a few milliseconds (they are batched).
+    await client.until(() => client.events.some((e) => e.kind === 'frame' && e.dir === 'in' && e.raw.includes('hi there')));
     const frames = client.events.filter((e): e is FrameEvent => e.kind === 'frame');
     expect(frames.find((f) => f.dir === 'out' && f.method === 'initialize')).toBeTruthy();
     expect(frames.find((f) => f.dir === 'out' && f.method === 'notifications/initialized')).toBeTruthy();

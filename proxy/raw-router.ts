@@ -1,25 +1,21 @@
 /**
- * Sits between the transport and the SDK Client, seeing every incoming message first:
- * - sends JSON-RPC messages the user wrote (the raw composer, replays) beside the SDK, and routes
- *   the responses to them back to the user (the SDK's `request()` picks its own id, checks the
- *   method's schema, and drops responses it did not ask for);
- * - reports `notifications/progress` synchronously, in wire order. The SDK's own `onprogress`
- *   runs notification handlers a microtask late, so a progress notification that arrives in the
- *   same chunk as the final response is lost there.
+ * The page's requests on a session. Sits between the transport and the SDK Client and sees every
+ * incoming message first. The SDK Client keeps the session itself (initialize, the server's
+ * requests, notifications); what the user sends goes through here because an inspector needs what
+ * the SDK's `request()` will not do:
+ * - send anything: any method, hand-written ids and frames (the raw composer, replays), and
+ *   requests the server's capabilities do not cover ("send anyway");
+ * - hand back results exactly as sent, without parsing them into the SDK's schemas;
+ * - report `notifications/progress` synchronously in wire order (the SDK runs its notification
+ *   handlers a microtask late, so progress arriving in the same chunk as the response is lost);
+ * - and no second pass of schema validation on the hot path (the latency benchmark).
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { RequestId, RpcError } from '../lib/wire.ts';
+import type { LoupeError, RequestId, RpcError } from '../lib/wire.ts';
 import type { TraceRecorder } from './trace-recorder.ts';
 
-export type RawOutcome = { ok: true; result: unknown } | { ok: false; error: RpcError | { code: 'TIMEOUT' | 'NOT_CONNECTED'; message: string } };
-
-interface Waiting {
-  resolve(outcome: RawOutcome): void;
-  timer: ReturnType<typeof setTimeout>;
-}
-
-const key = (id: RequestId): string => `${typeof id}:${id}`;
+export type RawOutcome = { ok: true; result: unknown } | { ok: false; error: RpcError | LoupeError };
 
 export interface ProgressParams {
   progress: number;
@@ -27,9 +23,28 @@ export interface ProgressParams {
   message?: string;
 }
 
+interface Waiting {
+  resolve(outcome: RawOutcome): void;
+  timer?: ReturnType<typeof setTimeout>;
+}
+
+export interface RouterRequestOptions {
+  /** Aborting sends notifications/cancelled; the reason (an RpcError or a string) becomes the error. */
+  signal: AbortSignal;
+  onProgress?: (progress: ProgressParams) => void;
+}
+
+const key = (id: RequestId): string => `${typeof id}:${id}`;
+
+function abortError(reason: unknown): RpcError | LoupeError {
+  if (reason && typeof reason === 'object' && 'code' in reason && 'message' in reason) return reason as RpcError;
+  return { code: 'CANCELLED', message: typeof reason === 'string' ? reason : 'Cancelled' };
+}
+
 export class RawRouter {
   private readonly waiting = new Map<string, Waiting>();
   private readonly progress = new Map<string, (params: ProgressParams) => void>();
+  private nextId = 1;
 
   constructor(
     private readonly transport: Transport,
@@ -41,26 +56,39 @@ export class RawRouter {
     const sdk = this.transport.onmessage;
     this.transport.onmessage = (message, extra) => {
       if (this.take(message)) return;
-      this.noticeProgress(message);
+      if (this.progress.size > 0) this.noticeProgress(message);
       sdk?.(message, extra);
     };
   }
 
-  /** Calls `listener` for each progress notification with this token until the returned stop. */
-  watchProgress(token: RequestId, listener: (params: ProgressParams) => void): () => void {
-    this.progress.set(key(token), listener);
-    return () => this.progress.delete(key(token));
+  /** A request from the page: Loupe picks the id (`loupe-N`, never the SDK's numbers). */
+  async request(method: string, params: Record<string, unknown> | undefined, options: RouterRequestOptions): Promise<RawOutcome> {
+    const id = `loupe-${this.nextId++}`;
+    let sendParams = params;
+    if (options.onProgress) {
+      const meta = (params?._meta ?? {}) as Record<string, unknown>;
+      const token = (meta.progressToken as RequestId | undefined) ?? id;
+      if (meta.progressToken === undefined) sendParams = { ...params, _meta: { ...meta, progressToken: token } };
+      this.progress.set(key(token), options.onProgress);
+    }
+    const message = { jsonrpc: '2.0' as const, id, method, ...(sendParams !== undefined ? { params: sendParams } : {}) };
+    const answer = this.wait(id);
+    const onAbort = () => this.cancel(id, options.signal.reason);
+    options.signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      await this.transport.send(message as JSONRPCMessage);
+      return await answer;
+    } catch (error) {
+      this.settle(id, { ok: false, error: { code: 'NOT_CONNECTED', message: (error as Error).message } });
+      return answer;
+    } finally {
+      options.signal.removeEventListener('abort', onAbort);
+      const token = (sendParams?._meta as { progressToken?: RequestId } | undefined)?.progressToken;
+      if (token !== undefined) this.progress.delete(key(token));
+    }
   }
 
-  private noticeProgress(message: JSONRPCMessage): void {
-    if (this.progress.size === 0) return;
-    const m = message as { method?: unknown; params?: { progressToken?: RequestId } & ProgressParams };
-    if (m.method !== 'notifications/progress' || m.params?.progressToken === undefined) return;
-    const listener = this.progress.get(key(m.params.progressToken));
-    if (listener && typeof m.params.progress === 'number') listener({ progress: m.params.progress, total: m.params.total, message: m.params.message });
-  }
-
-  /** Sends `message` as is; a request resolves with its response, anything else at once. */
+  /** Sends `message` exactly as written; a request resolves with its response, anything else at once. */
   async send(message: Record<string, unknown>, origin: 'replay' | 'edited' | 'composer', timeoutMs: number): Promise<RawOutcome> {
     const id = message.id;
     const expectsAnswer = typeof message.method === 'string' && (typeof id === 'string' || typeof id === 'number');
@@ -69,42 +97,62 @@ export class RawRouter {
     try {
       await this.transport.send(message as JSONRPCMessage);
     } catch (error) {
-      if (expectsAnswer) this.settle(id as RequestId, { ok: false, error: { code: 'NOT_CONNECTED', message: (error as Error).message } });
-      return { ok: false, error: { code: 'NOT_CONNECTED', message: (error as Error).message } };
+      const failure: RawOutcome = { ok: false, error: { code: 'NOT_CONNECTED', message: (error as Error).message } };
+      if (expectsAnswer) this.settle(id as RequestId, failure);
+      return failure;
     }
     return answer ?? { ok: true, result: null };
   }
 
   /** The session is closing: nobody will answer what is still waiting. */
   closeAll(): void {
-    for (const id of [...this.waiting.keys()]) {
-      const entry = this.waiting.get(id)!;
-      clearTimeout(entry.timer);
-      this.waiting.delete(id);
-      entry.resolve({ ok: false, error: { code: 'NOT_CONNECTED', message: 'The session closed before the server answered' } });
-    }
+    for (const k of [...this.waiting.keys()]) this.settleKey(k, { ok: false, error: { code: 'NOT_CONNECTED', message: 'The session closed before the server answered' } });
+    this.progress.clear();
   }
 
-  private wait(id: RequestId, timeoutMs: number): Promise<RawOutcome> {
+  /** Stops waiting and tells the server (notifications/cancelled); a late answer stays in the trace only. */
+  private cancel(id: string, reason: unknown): void {
+    if (!this.waiting.has(key(id))) return;
+    const error = abortError(reason);
+    this.settle(id, { ok: false, error });
+    const notification = { jsonrpc: '2.0' as const, method: 'notifications/cancelled', params: { requestId: id, reason: error.message } };
+    this.transport.send(notification).catch(() => undefined);
+  }
+
+  private wait(id: RequestId, timeoutMs?: number): Promise<RawOutcome> {
     return new Promise((resolve) => {
-      const timer = setTimeout(() => this.settle(id, { ok: false, error: { code: 'TIMEOUT', message: `No response within ${Math.round(timeoutMs / 1000)} s` } }), timeoutMs);
-      this.waiting.set(key(id), { resolve, timer });
+      const entry: Waiting = { resolve };
+      if (timeoutMs !== undefined) {
+        entry.timer = setTimeout(() => this.settle(id, { ok: false, error: { code: 'TIMEOUT', message: `No response within ${Math.round(timeoutMs / 1000)} s` } }), timeoutMs);
+      }
+      this.waiting.set(key(id), entry);
     });
   }
 
   private settle(id: RequestId, outcome: RawOutcome): void {
-    const entry = this.waiting.get(key(id));
+    this.settleKey(key(id), outcome);
+  }
+
+  private settleKey(k: string, outcome: RawOutcome): void {
+    const entry = this.waiting.get(k);
     if (!entry) return;
     clearTimeout(entry.timer);
-    this.waiting.delete(key(id));
+    this.waiting.delete(k);
     entry.resolve(outcome);
   }
 
-  /** True when `message` answered a hand-sent request (and so is not the SDK's business). */
+  /** True when `message` answered one of ours (and so is not the SDK's business). */
   private take(message: JSONRPCMessage): boolean {
     const m = message as { id?: RequestId; method?: unknown; result?: unknown; error?: RpcError };
-    if (m.method !== undefined || m.id === undefined || !this.waiting.has(key(m.id))) return false;
+    if (m.method !== undefined || m.id === undefined || this.waiting.size === 0 || !this.waiting.has(key(m.id))) return false;
     this.settle(m.id, m.error !== undefined ? { ok: false, error: m.error } : { ok: true, result: m.result });
     return true;
+  }
+
+  private noticeProgress(message: JSONRPCMessage): void {
+    const m = message as { method?: unknown; params?: { progressToken?: RequestId } & ProgressParams };
+    if (m.method !== 'notifications/progress' || m.params?.progressToken === undefined) return;
+    const listener = this.progress.get(key(m.params.progressToken));
+    if (listener && typeof m.params.progress === 'number') listener({ progress: m.params.progress, total: m.params.total, message: m.params.message });
   }
 }

@@ -5,7 +5,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { z } from 'zod';
 import type { ServerConfig } from '../lib/server-config-types.ts';
 import { InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
 import type { ClientCapabilityChoice, LoupeError, Root, RpcError, SessionInfo, SessionStatus } from '../lib/wire.ts';
@@ -18,14 +17,7 @@ import { TraceRecorder, now } from './trace-recorder.ts';
 export const CLIENT_INFO = { name: 'mcp-loupe', title: 'MCP Loupe', version: '0.1.0' };
 const INITIALIZE_TIMEOUT_MS = 30_000;
 const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
-/** setTimeout's largest delay: the SDK's own timer never fires before Loupe's. */
-const NO_SDK_TIMEOUT = 2_147_483_647;
 
-/**
- * Results are passed through untouched: the UI shows what the server sent, and validates it itself
- * (the SDK's own schemas would throw away, or refuse, a result that does not fit).
- */
-const AnyResultSchema = z.looseObject({});
 
 export type RequestOutcome = { ok: true; result: unknown } | { ok: false; error: RpcError | LoupeError };
 
@@ -131,32 +123,28 @@ export class Session {
     if (!options.quiet || this.statusValue === 'connected') this.setStatus('disconnected');
   }
 
+  /** A request from the page, sent through the router (see raw-router.ts for why not the SDK's). */
   async request(uiId: string, method: string, params: Record<string, unknown> | undefined, options: RequestOptions = {}): Promise<RequestOutcome> {
-    const client = this.client;
     const raw = this.raw;
-    if (!client || !raw || this.statusValue !== 'connected') {
+    if (!raw || this.statusValue !== 'connected') {
       return { ok: false, error: { code: 'NOT_CONNECTED', message: 'The session is not connected.' } };
     }
     const controller = new AbortController();
     this.inFlight.set(uiId, controller);
-    const withToken = options.onProgress ? withProgressToken(params, `loupe-${uiId}`) : params;
     const timer = new RequestTimer(controller, options);
-    const stopWatching = options.onProgress
-      ? raw.watchProgress((withToken!._meta as { progressToken: string | number }).progressToken, (p) => {
-          timer.progressed();
-          options.onProgress!(p);
-        })
-      : () => undefined;
+    const onProgress = options.onProgress;
     try {
-      // Timeouts are Loupe's (RequestTimer): the SDK's own reset-on-progress depends on its
-      // onprogress, which can miss the last notification (see raw-router.ts).
-      const result = await client.request({ method, params: withToken } as never, AnyResultSchema, { signal: controller.signal, timeout: NO_SDK_TIMEOUT });
-      return { ok: true, result };
-    } catch (error) {
-      return { ok: false, error: toRequestError(error) };
+      return await raw.request(method, params, {
+        signal: controller.signal,
+        onProgress: onProgress
+          ? (p) => {
+              timer.progressed();
+              onProgress(p);
+            }
+          : undefined,
+      });
     } finally {
       timer.stop();
-      stopWatching();
       this.inFlight.delete(uiId);
     }
   }
@@ -179,7 +167,7 @@ export class Session {
   /** Cancels an in-flight request; the SDK sends `notifications/cancelled`. */
   cancel(uiId: string): boolean {
     const controller = this.inFlight.get(uiId);
-    controller?.abort('Cancelled by the user');
+    controller?.abort('Cancelled by the user (notifications/cancelled sent)');
     return controller !== undefined;
   }
 
@@ -270,13 +258,6 @@ export class Session {
   }
 }
 
-/** Adds `_meta.progressToken` unless the caller put one there (then theirs is used). */
-function withProgressToken(params: Record<string, unknown> | undefined, token: string): Record<string, unknown> {
-  const meta = (params?._meta ?? {}) as Record<string, unknown>;
-  if (meta.progressToken !== undefined) return params!;
-  return { ...params, _meta: { ...meta, progressToken: token } };
-}
-
 /**
  * A request's timeout: `timeoutMs` of silence (restarted by each progress notification when
  * `resetTimeoutOnProgress`), and at most `maxTotalTimeoutMs` in all. Expiry aborts the request
@@ -312,7 +293,7 @@ class RequestTimer {
 
   private expire(why: string): void {
     this.stop();
-    this.controller.abort(new McpError(-32001, `Request timed out: ${why}`));
+    this.controller.abort({ code: -32001, message: `Request timed out: ${why}` });
   }
 }
 
@@ -338,10 +319,5 @@ function initError(error: unknown): LoupeError {
   return { code: 'INIT_FAILED', message: `Initialization failed: ${message}` };
 }
 
-function toRequestError(error: unknown): RpcError | LoupeError {
-  if (error instanceof McpError) return { code: error.code, message: error.message, data: error.data };
-  const message = error instanceof Error ? error.message : String(error);
-  return { code: 'INTERNAL', message };
-}
 
 export { now };
