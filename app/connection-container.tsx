@@ -5,7 +5,8 @@ import { ConnectionPanel, type SessionChoice } from '@/components/connection-pan
 import { ServerPanel } from '@/components/server-panel.tsx';
 import type { SessionInfo } from '../lib/wire.ts';
 import { currentSession } from './loupe-state.ts';
-import { useLoupeSelector, useServices } from './use-loupe.ts';
+import { ClientContainer } from './roots-container.tsx';
+import { useClientSettings, useLoupeSelector, useServices } from './use-loupe.ts';
 
 function statusDetail(session: SessionInfo | undefined): string | undefined {
   if (!session) return undefined;
@@ -23,7 +24,8 @@ function choiceLabel(session: SessionInfo): string {
 }
 
 export function ConnectionContainer(): ReactNode {
-  const { app } = useServices();
+  const { app, clientSettings } = useServices();
+  const settings = useClientSettings();
   const session = useLoupeSelector(currentSession);
   const all = useLoupeSelector((s) => s.sessions);
   const order = useLoupeSelector((s) => s.order);
@@ -41,13 +43,20 @@ export function ConnectionContainer(): ReactNode {
         formKey={`${session?.id ?? ''}:${JSON.stringify(session?.config ?? null)}`}
         canConnect={live}
         canDisconnect={live && (session?.status === 'connected' || session?.status === 'connecting')}
-        onConnect={(config) => app.connect(config)}
+        clientCapabilities={session?.clientCapabilities ?? settings.choice}
+        timeoutSeconds={session?.serverRequestTimeoutMs !== undefined ? session.serverRequestTimeoutMs / 1000 : settings.timeoutSeconds}
+        onConnect={(config, client) => {
+          clientSettings.rememberConnect(client.clientCapabilities, client.serverRequestTimeoutMs === undefined ? undefined : client.serverRequestTimeoutMs / 1000);
+          // A session keeps its roots across reconnects; the first connect takes the ones kept here.
+          app.connect(config, { ...client, ...(session ? {} : { roots: [...settings.roots] }) });
+        }}
         onDisconnect={() => session && app.disconnect(session.id)}
         sessions={sessions}
         currentSession={session?.id}
         onSelectSession={(id) => app.select(id)}
       />
       <ServerPanel session={session?.status === 'connected' ? session : undefined} />
+      <ClientContainer />
     </div>
   );
 }

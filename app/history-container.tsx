@@ -1,50 +1,145 @@
 'use client';
-/** The History tab: every frame in order, the selected one in full, and the server's stderr. */
+/**
+ * The History tab: the trace of the current session (or an imported one, read-only) as a windowed
+ * table with filters, the selected frame in full, the raw composer, import/export, ping, and the
+ * server's stderr. State lives in the trace stores (trace-store.ts, trace-actions.ts).
+ */
 import { useMemo, useState, type ReactNode } from 'react';
 import { FrameDetail } from '@/components/frame-detail.tsx';
 import { HistoryTable } from '@/components/history-table.tsx';
+import { HistoryToolbar } from '@/components/history-toolbar.tsx';
+import { RawComposer } from '@/components/raw-composer.tsx';
 import { StderrPanel } from '@/components/stderr-panel.tsx';
-import { inputClass, Note, Panel } from '@/components/ui.tsx';
-import { historyRows, stderrText, type HistoryRow } from '../lib/trace.ts';
-import { currentEvents } from './loupe-state.ts';
-import { useLoupeSelector } from './use-loupe.ts';
+import { TraceSourceBar, type ImportSummary } from '@/components/trace-source-bar.tsx';
+import { Note, Panel } from '@/components/ui.tsx';
+import { formatDuration, type HistoryRow } from '../lib/trace.ts';
+import type { TraceIndex } from '../lib/trace-index.ts';
+import type { ActionsState } from './trace-actions.ts';
+import { ExportPanel } from './trace-export.tsx';
+import type { TraceView } from './trace-store.ts';
+import { useServices, useTrace, useTraceActions } from './use-loupe.ts';
 
-/** Rows rendered at most (virtualisation comes later); older ones are counted, not drawn. */
-export const ROW_CAP = 2_000;
-const STDERR_CAP = 64 * 1024;
+/** How far back to look for the frame the composer just sent. */
+const FIND_SENT_WITHIN = 5_000;
 
-function matches(row: HistoryRow, needle: string): boolean {
-  if (needle === '') return true;
-  return [row.method, row.summary, row.kind, row.id === undefined ? undefined : String(row.id)].some((s) => s?.toLowerCase().includes(needle));
+function findSent(index: TraceIndex, raw: string | undefined, origin: string | undefined): HistoryRow | undefined {
+  if (raw === undefined) return undefined;
+  const rows = index.rows;
+  for (let i = rows.length - 1; i >= Math.max(0, rows.length - FIND_SENT_WITHIN); i -= 1) {
+    const event = rows[i].event;
+    if (event.kind === 'frame' && event.dir === 'out' && event.origin === origin && event.raw === raw) return rows[i];
+  }
+  return undefined;
+}
+
+function importSummaries(view: TraceView): ImportSummary[] {
+  return view.imports.map((entry) => ({
+    key: entry.key,
+    name: entry.name,
+    events: entry.index.total,
+    exportedAt: entry.header.exportedAt,
+    server: entry.header.session.serverInfo?.name,
+    problemCount: entry.problemCount,
+    problems: entry.problems,
+  }));
+}
+
+function pingText(ping: ActionsState['ping']): { text?: string; ok?: boolean } {
+  const outcome = ping.outcome;
+  if (!outcome) return {};
+  return outcome.ok ? { text: `pong in ${formatDuration(outcome.durationMs)}`, ok: true } : { text: `ping failed: ${outcome.error.message}`, ok: false };
+}
+
+function Composer({ view, actions, canSend, reason }: { view: TraceView; actions: ActionsState; canSend: boolean; reason?: string }): ReactNode {
+  const { traceActions, trace } = useServices();
+  const c = actions.composer;
+  const session = view.session?.id;
+  const sentRow = findSent(view.index, c.sent?.raw, c.sent?.origin);
+  const outcome = c.outcome;
+  const method = typeof c.sent?.message.method === 'string' ? c.sent.message.method : undefined;
+  return (
+    <Panel title="Composer" label="Raw composer">
+      <RawComposer
+        draft={c.draft}
+        origin={c.origin}
+        fromSeq={c.fromSeq}
+        problem={c.problem}
+        sending={c.sending}
+        sent={c.sent && { origin: c.sent.origin, fromSeq: c.sent.fromSeq, expectsAnswer: c.sent.expectsAnswer, method }}
+        answer={outcome && { ok: outcome.ok, value: outcome.ok ? outcome.result : outcome.error, durationMs: outcome.durationMs }}
+        sentSeq={sentRow?.seq}
+        answerSeq={sentRow?.partnerSeq}
+        canSend={canSend}
+        cannotSendReason={reason}
+        onDraft={(text) => traceActions.setDraft(text)}
+        onSend={() => session && void traceActions.sendDraft(session)}
+        onTemplate={(kind) => traceActions.useTemplate(kind)}
+        onShowFrame={(seq) => trace.select(seq, true)}
+      />
+    </Panel>
+  );
+}
+
+function sendState(view: TraceView): { canSend: boolean; reason?: string } {
+  if (view.readOnly) return { canSend: false, reason: 'An imported trace is read-only' };
+  if (view.session?.status !== 'connected') return { canSend: false, reason: 'Connect to send' };
+  return { canSend: true };
 }
 
 export function HistoryContainer(): ReactNode {
-  const events = useLoupeSelector(currentEvents);
-  const dropped = useLoupeSelector((s) => (s.current === undefined ? 0 : (s.stats[s.current]?.dropped ?? 0) + (s.localDropped[s.current] ?? 0)));
-  const [filter, setFilter] = useState('');
-  const [selectedSeq, setSelectedSeq] = useState<number>();
-  const rows = useMemo(() => historyRows(events), [events]);
-  const stderr = useMemo(() => stderrText(events, STDERR_CAP), [events]);
-  const needle = filter.trim().toLowerCase();
-  const filtered = useMemo(() => rows.filter((row) => matches(row, needle)), [rows, needle]);
-  const shown = filtered.length > ROW_CAP ? filtered.slice(filtered.length - ROW_CAP) : filtered;
-  const selected = selectedSeq === undefined ? undefined : rows.find((r) => r.seq === selectedSeq);
+  const { trace, traceActions } = useServices();
+  const view = useTrace();
+  const actions = useTraceActions();
+  const [exportOpen, setExportOpen] = useState(false);
+  const { index, rows, filter } = view;
+  const methods = useMemo(() => [...index.methods.entries()].sort((a, b) => a[0].localeCompare(b[0])), [index, view.version]);
+  const stderr = useMemo(() => index.stderr(), [index, view.version]);
+  const selected = view.selectedSeq === undefined ? undefined : index.find(view.selectedSeq);
+  const { canSend, reason } = sendState(view);
+  const live = view.session?.id;
+  const liveName = view.readOnly ? 'Live session' : `Live: ${view.session?.serverInfo?.name ?? view.session?.config.name ?? 'session'}`;
   return (
     <div className="space-y-3">
+      <TraceSourceBar
+        source={view.source}
+        liveLabel={liveName}
+        imports={importSummaries(view)}
+        importError={view.importError}
+        dropped={view.dropped}
+        exportOpen={exportOpen}
+        ping={{ canPing: canSend, sending: actions.ping.sending, ...pingText(actions.ping) }}
+        onSource={(key) => trace.setSource(key)}
+        onImport={(file) => void file.text().then((text) => trace.importText(file.name, text))}
+        onCloseImport={(key) => trace.closeImport(key)}
+        onToggleExport={() => setExportOpen((open) => !open)}
+        onPing={() => live && void traceActions.ping(live)}
+      />
+      {exportOpen && <ExportPanel view={view} onClose={() => setExportOpen(false)} />}
       <section aria-label="History" className="grid gap-3 2xl:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <div className="min-w-0 space-y-2">
-          <div className="flex items-center gap-2">
-            <input type="search" aria-label="Filter history" placeholder="Filter by method, kind or id" className={inputClass} value={filter} onChange={(e) => setFilter(e.target.value)} />
-            <span className="shrink-0 text-xs text-zinc-500 dark:text-zinc-400">{filtered.length === rows.length ? `${rows.length} rows` : `${filtered.length} of ${rows.length} rows`}</span>
-          </div>
-          {dropped > 0 && <Note tone="warn">{dropped} older events were dropped by the trace buffer.</Note>}
-          {rows.length === 0 ? <Note>No traffic yet.</Note> : (
-            <HistoryTable rows={shown} hidden={filtered.length - shown.length} selectedSeq={selectedSeq} onSelect={setSelectedSeq} />
+          <HistoryToolbar filter={filter} methods={methods} shown={rows.length} total={index.rows.length} violations={index.violationRows} onFilter={(patch) => trace.setFilter(patch)} onReset={() => trace.resetFilter()} />
+          {index.rows.length === 0 ? (
+            <Note>No traffic yet.</Note>
+          ) : (
+            <>
+              <HistoryTable rows={rows} version={view.version} folded={filter.fold} selectedSeq={view.selectedSeq} scrollToken={view.scrollToken} onSelect={(seq) => trace.select(seq)} onMove={(delta) => trace.move(delta)} />
+              {rows.length === 0 && <Note>No rows match the filter.</Note>}
+            </>
           )}
         </div>
-        <Panel title="Frame" className="min-w-0 self-start">
-          <FrameDetail row={selected} onSelect={setSelectedSeq} />
-        </Panel>
+        <div className="min-w-0 space-y-3">
+          <Panel title="Frame" className="min-w-0 self-start">
+            <FrameDetail
+              row={selected}
+              canSend={canSend}
+              cannotSendReason={reason}
+              onSelect={(seq) => trace.select(seq, true)}
+              onReplay={(row) => live && void traceActions.replay(live, row)}
+              onEdit={(row) => traceActions.edit(row)}
+            />
+          </Panel>
+          <Composer view={view} actions={actions} canSend={canSend} reason={reason} />
+        </div>
       </section>
       <StderrPanel text={stderr.text} trimmed={stderr.trimmed} />
     </div>

@@ -1,4 +1,5 @@
 /** What each server-side list is called on the wire, and how its untrusted items are read. */
+import { parseIcons, type IconView } from '../lib/icons.ts';
 import { parseTools, type ToolEntry } from '../lib/tool-schema.ts';
 import type { ListSpec } from './list-store.ts';
 
@@ -9,6 +10,7 @@ export interface ResourceEntry {
   mimeType?: string;
   description?: string;
   size?: number;
+  icons: IconView[];
 }
 
 export interface TemplateEntry {
@@ -17,10 +19,12 @@ export interface TemplateEntry {
   title?: string;
   mimeType?: string;
   description?: string;
+  icons: IconView[];
 }
 
 export interface PromptArgument {
   name: string;
+  title?: string;
   description?: string;
   required: boolean;
 }
@@ -30,6 +34,7 @@ export interface PromptEntry {
   title?: string;
   description?: string;
   arguments: PromptArgument[];
+  icons: IconView[];
 }
 
 type Obj = Record<string, unknown>;
@@ -52,13 +57,13 @@ function readResource(item: Obj): ResourceEntry | undefined {
   const uri = str(item.uri);
   if (uri === undefined) return undefined;
   const size = typeof item.size === 'number' ? item.size : undefined;
-  return { uri, name: str(item.name), title: str(item.title), mimeType: str(item.mimeType), description: str(item.description), size };
+  return { uri, name: str(item.name), title: str(item.title), mimeType: str(item.mimeType), description: str(item.description), size, icons: parseIcons(item.icons) };
 }
 
 function readTemplate(item: Obj): TemplateEntry | undefined {
   const uriTemplate = str(item.uriTemplate);
   if (uriTemplate === undefined) return undefined;
-  return { uriTemplate, name: str(item.name), title: str(item.title), mimeType: str(item.mimeType), description: str(item.description) };
+  return { uriTemplate, name: str(item.name), title: str(item.title), mimeType: str(item.mimeType), description: str(item.description), icons: parseIcons(item.icons) };
 }
 
 function readPrompt(item: Obj): PromptEntry | undefined {
@@ -71,7 +76,8 @@ function readPrompt(item: Obj): PromptEntry | undefined {
     description: str(item.description),
     arguments: args
       .filter((a) => typeof a.name === 'string')
-      .map((a) => ({ name: String(a.name), description: str(a.description), required: a.required === true })),
+      .map((a) => ({ name: String(a.name), title: str(a.title), description: str(a.description), required: a.required === true })),
+    icons: parseIcons(item.icons),
   };
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionInfo, TraceEvent } from '../lib/wire.ts';
 import { TOOLS } from './list-specs.ts';
-import { ListStore } from './list-store.ts';
+import { LIST_CHANGED_DEBOUNCE_MS, ListStore } from './list-store.ts';
 import { applyMessage, initialState, type LoupeState } from './loupe-state.ts';
 import type { LoupeStore, RequestOutcome } from './loupe-store.ts';
 
@@ -79,6 +79,21 @@ describe('ListStore', () => {
     await flush();
     expect(store.getSnapshot().items.map((t) => t.name)).toEqual(['new']);
     expect(store.getSnapshot().fetches).toBe(2);
+  });
+
+  it('coalesces a burst of list_changed into one listing, and counts the notifications', async () => {
+    const app = new FakeApp();
+    const store = new ListStore(app as unknown as LoupeStore, TOOLS);
+    app.session(connected({ tools: { listChanged: true } }));
+    app.requests[0].answer({ ok: true, result: { tools: [tool('a')] }, durationMs: 1 });
+    await flush();
+    for (let i = 0; i < 20; i++) app.emit([listChanged, listChanged]);
+    await new Promise((r) => setTimeout(r, LIST_CHANGED_DEBOUNCE_MS + 20));
+    expect(app.requests).toHaveLength(2);
+    app.requests[1].answer({ ok: true, result: { tools: [tool('b')] }, durationMs: 1 });
+    await flush();
+    expect(store.getSnapshot()).toMatchObject({ status: 'done', changes: 40, fetches: 2 });
+    store.dispose();
   });
 
   it('drops a listing that a reconnect overtook', async () => {

@@ -30,9 +30,14 @@ export interface ListState<T> {
   fetches: number;
   /** `syncCount` when the last fetch started: a fetch cut off by a dropped socket is retried once per new socket. */
   atSync: number;
+  /** `list_changed` notifications seen for this connection (a burst costs one or two listings). */
+  changes: number;
 }
 
-const IDLE: ListState<never> = { status: 'idle', items: [], problems: [], pages: 0, fetches: 0, atSync: 0 };
+const IDLE: ListState<never> = { status: 'idle', items: [], problems: [], pages: 0, fetches: 0, atSync: 0, changes: 0 };
+
+/** A burst of `list_changed` within this window is one re-listing. */
+export const LIST_CHANGED_DEBOUNCE_MS = 100;
 
 function connectionKey(session: SessionInfo | undefined): string | undefined {
   return session?.status === 'connected' ? `${session.id}@${session.since}` : undefined;
@@ -43,6 +48,7 @@ export class ListStore<T> {
   private readonly listeners = new Set<() => void>();
   private generation = 0;
   private again = false;
+  private debounce?: ReturnType<typeof setTimeout>;
   private readonly unsubscribe: Array<() => void> = [];
 
   constructor(
@@ -62,6 +68,7 @@ export class ListStore<T> {
   getSnapshot = (): ListState<T> => this.state;
 
   dispose(): void {
+    clearTimeout(this.debounce);
     this.unsubscribe.forEach((off) => off());
   }
 
@@ -102,10 +109,17 @@ export class ListStore<T> {
 
   private watch(events: readonly TraceEvent[]): void {
     const current = this.app.getSnapshot().current;
-    const changed = events.some(
+    const changed = events.filter(
       (e) => e.kind === 'frame' && e.dir === 'in' && e.session === current && e.method === this.spec.listChanged,
-    );
-    if (changed) this.refresh();
+    ).length;
+    if (changed === 0 || this.state.connection === undefined) return;
+    this.set({ ...this.state, changes: this.state.changes + changed });
+    // Mid-listing, one more listing follows anyway; otherwise wait for the rest of the burst.
+    if (this.state.status === 'loading') this.again = true;
+    else this.debounce ??= setTimeout(() => {
+      this.debounce = undefined;
+      this.refresh();
+    }, LIST_CHANGED_DEBOUNCE_MS);
   }
 
   private async load(session: string, key: string, from: ListState<T>): Promise<void> {

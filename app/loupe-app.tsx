@@ -10,10 +10,13 @@ import { ConnectionContainer } from './connection-container.tsx';
 import { HistoryContainer } from './history-container.tsx';
 import { createServices, startServices } from './loupe-services.ts';
 import { NotificationsContainer } from './notifications-container.tsx';
+import { PendingContainer } from './pending-container.tsx';
+import { TasksContainer } from './tasks-container.tsx';
 import { ToolsContainer } from './tools-container.tsx';
-import { LoupeContext, useLoupeSelector, useServices, useTheme, useToolList } from './use-loupe.ts';
+import { LoupeContext, useLoupeSelector, usePromptList, useResourceList, useServices, useTheme, useToolList } from './use-loupe.ts';
+import { useMainTab } from './use-primitives.ts';
 
-type TabId = 'tools' | 'resources' | 'prompts' | 'history' | 'notifications';
+type TabId = 'tools' | 'resources' | 'prompts' | 'history' | 'notifications' | 'tasks';
 
 /** Panels mounted only while their tab is shown (the Tools tab stays mounted: its form keeps its input). */
 const PANELS: Record<Exclude<TabId, 'tools'>, () => ReactNode> = {
@@ -21,6 +24,7 @@ const PANELS: Record<Exclude<TabId, 'tools'>, () => ReactNode> = {
   prompts: PromptsContainer,
   history: HistoryContainer,
   notifications: NotificationsContainer,
+  tasks: TasksContainer,
 };
 
 function Banners(): ReactNode {
@@ -46,14 +50,20 @@ function Banners(): ReactNode {
 }
 
 function MainTabs(): ReactNode {
-  const [tab, setTab] = useState<TabId>('tools');
+  // The tab lives in a store: a resource link in a tool result opens the Resources tab.
+  const { nav } = useServices();
+  const tab = useMainTab() as TabId;
+  const setTab = (id: TabId) => nav.show(id);
   const tools = useToolList();
+  const resources = useResourceList();
+  const prompts = usePromptList();
   const tabs: TabSpec<TabId>[] = [
     { id: 'tools', label: 'Tools', count: tools.status === 'done' ? tools.items.length : undefined },
-    { id: 'resources', label: 'Resources' },
-    { id: 'prompts', label: 'Prompts' },
+    { id: 'resources', label: 'Resources', count: resources.status === 'done' ? resources.items.length : undefined },
+    { id: 'prompts', label: 'Prompts', count: prompts.status === 'done' ? prompts.items.length : undefined },
     { id: 'history', label: 'History' },
     { id: 'notifications', label: 'Notifications' },
+    { id: 'tasks', label: 'Tasks' },
   ];
   const Panel = tab === 'tools' ? undefined : PANELS[tab];
   return (
@@ -78,6 +88,7 @@ function Shell(): ReactNode {
           <ConnectionContainer />
         </aside>
         <div className="min-w-0">
+          <PendingContainer />
           <MainTabs />
         </div>
       </main>

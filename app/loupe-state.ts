@@ -4,8 +4,12 @@
  */
 import type { LoupeError, ServerMessage, SessionInfo, TraceEvent, TraceStats } from '../lib/wire.ts';
 
-/** Events kept per session in the tab; the proxy has its own bound and reports its drops in stats. */
-export const EVENT_CAP = 20_000;
+/**
+ * Events kept per session in the tab; the proxy has its own bound (50,000 by default,
+ * `--trace-limit`) and reports its drops in stats. 100,000 so that the tab can hold all the proxy
+ * keeps at a raised limit; the History view is windowed and indexed incrementally to match.
+ */
+export const EVENT_CAP = 100_000;
 /** Invalid envelopes and proxy errors kept for display. */
 const NOTE_CAP = 20;
 

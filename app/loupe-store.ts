@@ -3,7 +3,7 @@
  * Lives outside React; components read it through useSyncExternalStore (use-store.ts).
  */
 import type { ServerConfig } from '../lib/server-config-types.ts';
-import type { LoupeError, ResponseMessage, RpcError, ServerMessage, TraceEvent } from '../lib/wire.ts';
+import type { ClientCapabilityChoice, ClientMessage, LoupeError, ResponseMessage, Root, RpcError, ServerMessage, TraceEvent } from '../lib/wire.ts';
 import {
   appendEvents,
   applyMessage,
@@ -25,6 +25,21 @@ type Listener = () => void;
 /** Trace events are folded in at most this often, so a flood of frames never re-renders per message. */
 const EVENT_FLUSH_MS = 50;
 type EventsListener = (events: readonly TraceEvent[]) => void;
+type MessageListener = (message: ServerMessage) => void;
+
+/** What Loupe declares and offers on a new connection (connect envelope; absent = the proxy's defaults). */
+export interface ConnectOptions {
+  clientCapabilities?: ClientCapabilityChoice;
+  roots?: Root[];
+  serverRequestTimeoutMs?: number;
+}
+
+/** Per-request timeouts (request envelope; absent = the proxy's defaults). */
+export interface RequestOptions {
+  timeoutMs?: number;
+  resetTimeoutOnProgress?: boolean;
+  maxTotalTimeoutMs?: number;
+}
 
 interface Pending {
   resolve(outcome: RequestOutcome): void;
@@ -45,6 +60,7 @@ export class LoupeStore {
   private state: LoupeState = initialState();
   private readonly listeners = new Set<Listener>();
   private readonly eventListeners = new Set<EventsListener>();
+  private readonly messageListeners = new Set<MessageListener>();
   private readonly pending = new Map<string, Pending>();
   private client?: WireClient;
   private queued: TraceEvent[] = [];
@@ -61,6 +77,17 @@ export class LoupeStore {
   onEvents(listener: EventsListener): () => void {
     this.eventListeners.add(listener);
     return () => this.eventListeners.delete(listener);
+  }
+
+  /** Every validated proxy message except trace events, as it arrives: for stores that own other messages (server requests). */
+  onMessage(listener: MessageListener): () => void {
+    this.messageListeners.add(listener);
+    return () => this.messageListeners.delete(listener);
+  }
+
+  /** Send an envelope as is (respond, set-roots …); false when the socket is not open. */
+  send(message: ClientMessage): boolean {
+    return this.client?.send(message) ?? false;
   }
 
   /** Open the socket (browser only; idempotent). */
@@ -101,8 +128,8 @@ export class LoupeStore {
   }
 
   /** Connect (or reconnect, keeping the history of) the current session. */
-  connect(config: ServerConfig): boolean {
-    return this.client?.send({ type: 'connect', config, session: this.state.current }) ?? false;
+  connect(config: ServerConfig, options: ConnectOptions = {}): boolean {
+    return this.client?.send({ type: 'connect', config, session: this.state.current, ...options }) ?? false;
   }
 
   disconnect(session: string): boolean {
@@ -110,11 +137,26 @@ export class LoupeStore {
   }
 
   /** Send an MCP request to a session; resolves with the proxy's response (never rejects). */
-  request(session: string, method: string, params: Record<string, unknown> = {}, id = newRequestId()): Promise<RequestOutcome> {
+  request(session: string, method: string, params: Record<string, unknown> = {}, id = newRequestId(), options: RequestOptions = {}): Promise<RequestOutcome> {
     const startedAt = performance.now();
     return new Promise((resolve) => {
-      if (!this.client?.send({ type: 'request', session, id, method, params })) {
+      if (!this.client?.send({ type: 'request', session, id, method, params, ...options })) {
         resolve(localFailure('Not connected to Loupe; the request was not sent', startedAt));
+        return;
+      }
+      this.pending.set(id, { resolve, startedAt });
+    });
+  }
+
+  /**
+   * Send any JSON-RPC message as written (a replay, an edited replay, the raw composer). A request
+   * resolves with the server's answer; anything else as soon as the proxy has sent it.
+   */
+  sendRaw(session: string, message: Record<string, unknown>, origin: 'replay' | 'edited' | 'composer', id = newRequestId()): Promise<RequestOutcome> {
+    const startedAt = performance.now();
+    return new Promise((resolve) => {
+      if (!this.client?.send({ type: 'send-raw', session, id, message, origin })) {
+        resolve(localFailure('Not connected to Loupe; the message was not sent', startedAt));
         return;
       }
       this.pending.set(id, { resolve, startedAt });
@@ -126,6 +168,7 @@ export class LoupeStore {
   }
 
   private receive(message: ServerMessage): void {
+    if (message.type !== 'events') this.messageListeners.forEach((listener) => listener(message));
     if (message.type === 'response') {
       this.settle(message);
       return;

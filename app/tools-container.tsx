@@ -1,50 +1,97 @@
 'use client';
-/** The Tools tab: list, form for the selected tool, and the latest result. */
+/**
+ * The Tools tab: the list, the selected tool's form (starting from its last arguments), the latest
+ * result of that tool, and every other call still in flight.
+ */
 import { useState, type ReactNode } from 'react';
 import { ListStatus } from '@/components/list-status.tsx';
 import { ResultView } from '@/components/result-view.tsx';
+import { ToolCalls } from '@/components/tool-calls.tsx';
 import { ToolForm } from '@/components/tool-form.tsx';
 import { ToolList } from '@/components/tool-list.tsx';
 import { Note, Panel } from '@/components/ui.tsx';
+import type { ToolEntry } from '../lib/tool-schema.ts';
+import { serverKey } from './args-store.ts';
+import type { ToolCall } from './call-store.ts';
 import { currentSession } from './loupe-state.ts';
+import { runTool, ToolTaskStatus, ToolTaskSwitch } from './tool-task-container.tsx';
+import { useArgsVersion } from './use-primitives.ts';
 import { useCall, useLoupeSelector, useServices, useToolList } from './use-loupe.ts';
+
+type Selection = { name: string; index: number };
+
+/** Selection by name survives a re-list; the index tells duplicate names apart. */
+function selectedIndex(items: readonly ToolEntry[], selected: Selection | undefined): number {
+  if (selected === undefined) return -1;
+  if (items[selected.index]?.name === selected.name) return selected.index;
+  return items.findIndex((t) => t.name === selected.name);
+}
+
+function latestCallOf(calls: readonly ToolCall[], session: string | undefined, tool: string | undefined): ToolCall | undefined {
+  for (let i = calls.length - 1; i >= 0; i--) if (calls[i].session === session && calls[i].tool === tool) return calls[i];
+  return undefined;
+}
 
 export function ToolsContainer(): ReactNode {
   const services = useServices();
   const list = useToolList();
-  const { call } = useCall();
+  const { calls, settings } = useCall();
   const session = useLoupeSelector(currentSession);
-  // Selection by name survives a re-list; the index disambiguates duplicate names.
-  const [selected, setSelected] = useState<{ name: string; index: number }>();
-  const index = selected === undefined ? -1 : list.items[selected.index]?.name === selected.name ? selected.index : list.items.findIndex((t) => t.name === selected.name);
+  useArgsVersion();
+  const [selected, setSelected] = useState<Selection>();
+  const index = selectedIndex(list.items, selected);
   const tool = index >= 0 ? list.items[index] : undefined;
   const connected = session?.status === 'connected';
-  const running = call?.status === 'running';
+  const server = session ? serverKey(session) : '';
+  const remembered = tool ? services.args.recall(server, tool.name) : undefined;
+  const shown = latestCallOf(calls, session?.id, tool?.name);
+  const elsewhere = calls.filter((c) => c.status === 'running' && c !== shown);
+  const openResource = (uri: string) => {
+    services.nav.show('resources');
+    void services.resourceView.read(uri, 'link');
+  };
   return (
-    <div className="grid min-h-0 gap-3 lg:grid-cols-[minmax(16rem,22rem)_1fr]">
-      <Panel title="Tools" className="flex min-h-0 flex-col lg:max-h-[calc(100vh-9rem)]">
-        <ListStatus what="tools" status={list.status} pages={list.pages} note={list.note} error={list.error} problems={list.problems} onRefresh={() => services.tools.refresh()} />
+    <div className="grid min-h-0 gap-3 lg:grid-cols-[minmax(16rem,22rem)_minmax(0,1fr)]">
+      <Panel title="Tools" className="flex min-h-0 min-w-0 flex-col lg:max-h-[calc(100vh-9rem)]">
+        <ListStatus what="tools" status={list.status} pages={list.pages} note={list.note} error={list.error} problems={list.problems} changes={list.changes} fetches={list.fetches} onRefresh={() => services.tools.refresh()} />
         <div className="mt-2 flex min-h-0 flex-1 flex-col">
           <ToolList tools={list.items} selected={index >= 0 ? index : undefined} onSelect={(i) => setSelected({ name: list.items[i].name, index: i })} />
         </div>
       </Panel>
       <div className="min-w-0 space-y-3">
+        <ToolCalls
+          calls={elsewhere}
+          onCancel={(id) => services.call.cancel(id)}
+          onShow={(name) => {
+            const i = list.items.findIndex((t) => t.name === name);
+            if (i >= 0) setSelected({ name, index: i });
+          }}
+        />
         <Panel>
           {tool ? (
             <ToolForm
-              key={`${index}:${tool.name}:${JSON.stringify(tool.inputSchema) ?? ''}`}
+              key={`${server}:${index}:${tool.name}:${JSON.stringify(tool.inputSchema) ?? ''}`}
               tool={tool}
-              canRun={connected && !running}
-              cannotRunReason={!connected ? 'Connect to run tools' : running ? 'A call is running' : undefined}
-              running={running}
-              onRun={(args) => session && void services.call.run(session.id, tool.name, args)}
-              onCancel={() => services.call.cancel()}
+              initialArgs={remembered}
+              remembered={remembered !== undefined}
+              canRun={connected}
+              cannotRunReason={!connected ? 'Connect to run tools' : undefined}
+              settings={settings}
+              onSettings={(next) => services.call.setSettings(next)}
+              onRun={(args) => {
+                if (!session) return;
+                services.args.remember(server, tool.name, args);
+                runTool(services, session.id, tool, args);
+              }}
+              onReset={() => services.args.forget(server, tool.name)}
             />
           ) : (
             <Note>{list.items.length > 0 ? 'Select a tool to fill in its arguments.' : 'Tools appear here once the server lists them.'}</Note>
           )}
+          {tool && <ToolTaskSwitch tool={tool} />}
         </Panel>
-        <ResultView call={call} />
+        {tool && <ToolTaskStatus tool={tool} />}
+        <ResultView call={shown} output={tool?.output} onCancel={shown ? () => services.call.cancel(shown.id) : undefined} onOpenResource={openResource} />
       </div>
     </div>
   );

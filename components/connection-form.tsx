@@ -1,15 +1,28 @@
 /** The target form: transport, then command/args/env/cwd (stdio) or URL/headers (HTTP). */
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { DEFAULT_CHOICE } from '../lib/client-capabilities.ts';
 import type { ServerConfig } from '../lib/server-config-types.ts';
+import type { ClientCapabilityChoice } from '../lib/wire.ts';
+import { CapabilityFields } from './client-capabilities.tsx';
 import { configFromFields, fieldsFromConfig, type ConnectionFields, type TransportChoice } from './connection-form-model.ts';
 import { buttonClass, inputClass, labelClass, primaryButtonClass } from './ui.tsx';
+
+/** Loupe's client side of a connection: what it declares, and how long server requests may wait. */
+export interface ClientOptions {
+  clientCapabilities: ClientCapabilityChoice;
+  serverRequestTimeoutMs?: number;
+}
 
 export interface ConnectionFormProps {
   /** Prefill (the current session's config). Remount the form (key) to reset it. */
   config?: ServerConfig;
+  /** Prefill of the client capabilities (the current session's, else the last used). */
+  clientCapabilities?: ClientCapabilityChoice;
+  /** Prefill of the answer timeout, in seconds. */
+  timeoutSeconds?: number;
   canConnect: boolean;
   canDisconnect: boolean;
-  onConnect(config: ServerConfig): void;
+  onConnect(config: ServerConfig, client: ClientOptions): void;
   onDisconnect(): void;
 }
 
@@ -56,9 +69,18 @@ function HttpFields({ fields, set, id }: { fields: ConnectionFields; set: Setter
   );
 }
 
-export function ConnectionForm({ config, canConnect, canDisconnect, onConnect, onDisconnect }: ConnectionFormProps): ReactNode {
+/** The answer timeout as typed → milliseconds (undefined: the proxy's default), or an error. */
+function timeoutMs(text: string): { ok: true; ms?: number } | { ok: false; error: string } {
+  if (text.trim() === '') return { ok: true };
+  const seconds = Number(text);
+  return Number.isFinite(seconds) && seconds > 0 ? { ok: true, ms: Math.round(seconds * 1000) } : { ok: false, error: 'The answer timeout must be a positive number of seconds' };
+}
+
+export function ConnectionForm({ config, clientCapabilities, timeoutSeconds, canConnect, canDisconnect, onConnect, onDisconnect }: ConnectionFormProps): ReactNode {
   const id = useId();
   const [fields, setFields] = useState(() => fieldsFromConfig(config));
+  const [choice, setChoice] = useState(clientCapabilities ?? DEFAULT_CHOICE);
+  const [timeout, setTimeoutText] = useState(timeoutSeconds === undefined ? '' : String(timeoutSeconds));
   const [error, setError] = useState<string>();
   const set: Setter = (patch) => {
     setFields((old) => ({ ...old, ...patch }));
@@ -67,8 +89,10 @@ export function ConnectionForm({ config, canConnect, canDisconnect, onConnect, o
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const result = configFromFields(fields, config);
-    if (result.ok) onConnect(result.config);
-    else setError(result.error);
+    const wait = timeoutMs(timeout);
+    if (!result.ok) setError(result.error);
+    else if (!wait.ok) setError(wait.error);
+    else onConnect(result.config, { clientCapabilities: choice, ...(wait.ms !== undefined ? { serverRequestTimeoutMs: wait.ms } : {}) });
   };
   return (
     <form onSubmit={submit} noValidate className="space-y-2">
@@ -80,6 +104,7 @@ export function ConnectionForm({ config, canConnect, canDisconnect, onConnect, o
         </select>
       </Field>
       {fields.transport === 'stdio' ? <StdioFields fields={fields} set={set} id={id} /> : <HttpFields fields={fields} set={set} id={id} />}
+      <CapabilityFields choice={choice} timeout={timeout} onChoice={(c) => { setChoice(c); setError(undefined); }} onTimeout={(t) => { setTimeoutText(t); setError(undefined); }} />
       <div aria-live="polite" className="text-sm text-red-700 dark:text-red-300">{error}</div>
       <div className="flex gap-2">
         <button type="submit" className={primaryButtonClass} disabled={!canConnect}>Connect</button>

@@ -2,7 +2,8 @@
 import type { ReactNode } from 'react';
 import type { ServerConfig } from '../lib/server-config-types.ts';
 import type { LoupeError, SessionStatus } from '../lib/wire.ts';
-import { ConnectionForm } from './connection-form.tsx';
+import type { ClientCapabilityChoice } from '../lib/wire.ts';
+import { ConnectionForm, type ClientOptions } from './connection-form.tsx';
 import { SessionError } from './session-error.tsx';
 import { Panel } from './ui.tsx';
 
@@ -24,7 +25,10 @@ export interface ConnectionPanelProps {
   formKey: string;
   canConnect: boolean;
   canDisconnect: boolean;
-  onConnect(config: ServerConfig): void;
+  onConnect(config: ServerConfig, client: ClientOptions): void;
+  /** Prefill of the client capability choice and answer timeout (seconds) for the next connect. */
+  clientCapabilities?: ClientCapabilityChoice;
+  timeoutSeconds?: number;
   onDisconnect(): void;
   sessions: readonly SessionChoice[];
   currentSession?: string;
@@ -81,6 +85,8 @@ export function ConnectionPanel(props: ConnectionPanelProps): ReactNode {
       <ConnectionForm
         key={props.formKey}
         config={props.config}
+        clientCapabilities={props.clientCapabilities}
+        timeoutSeconds={props.timeoutSeconds}
         canConnect={props.canConnect}
         canDisconnect={props.canDisconnect}
         onConnect={props.onConnect}

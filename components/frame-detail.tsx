@@ -1,49 +1,178 @@
-/** The selected history row in full: pretty-printed JSON (raw text when it does not parse). */
-import type { ReactNode } from 'react';
-import { formatDuration, prettyRaw, type HistoryRow } from '../lib/trace.ts';
+/**
+ * The selected history row in full: pretty JSON with collapsible nodes (or the raw text as it
+ * crossed the wire), copy buttons, its partner, the protocol violations found on it, and, for a
+ * live session, replay / edit-and-send. HTTP exchanges show their headers and timing.
+ */
+import { useState, type ReactNode } from 'react';
+import { VIOLATION_LABELS } from '../lib/trace-violations.ts';
+import { formatDuration, formatSize, type HistoryRow } from '../lib/trace.ts';
+import type { HttpEvent } from '../lib/wire.ts';
+import { FrameJsonTree } from './frame-json-tree.tsx';
 import { Pre, Text } from './text.tsx';
+import { CopyButtons, type CopyChoice } from './trace-copy-buttons.tsx';
 import { Badge, buttonClass, Note } from './ui.tsx';
 
 export interface FrameDetailProps {
   row?: HistoryRow;
+  /** Replay and edit are offered (a live, connected session; not an imported trace). */
+  canSend: boolean;
+  /** Why not, when `canSend` is false. */
+  cannotSendReason?: string;
   onSelect(seq: number): void;
+  onReplay(row: HistoryRow): void;
+  onEdit(row: HistoryRow): void;
 }
 
-function body(row: HistoryRow): { text: string; note?: string } {
-  const event = row.event;
-  switch (event.kind) {
-    case 'frame': {
-      const pretty = prettyRaw(event.raw);
-      return pretty.json ? { text: pretty.text } : { text: pretty.text, note: 'Not valid JSON; shown as received' };
-    }
-    case 'noise':
-    case 'stderr':
-      return { text: event.text };
-    default: {
-      const { session: _s, seq: _q, ts: _t, kind: _k, ...rest } = event;
-      return { text: JSON.stringify(rest, null, 2) };
-    }
+const small = `${buttonClass} !px-2 !py-0.5 !text-xs`;
+
+function parsed(row: HistoryRow): { ok: true; value: unknown } | { ok: false } {
+  if (row.event.kind !== 'frame') return { ok: false };
+  try {
+    return { ok: true, value: JSON.parse(row.event.raw) };
+  } catch {
+    return { ok: false };
   }
 }
 
-export function FrameDetail({ row, onSelect }: FrameDetailProps): ReactNode {
-  if (!row) return <Note>Select a row to see the frame.</Note>;
-  const { text, note } = body(row);
+function copyChoices(row: HistoryRow, value: unknown): CopyChoice[] {
+  const raw = row.event.kind === 'frame' ? row.event.raw : undefined;
+  const message = value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
+  const part = message && ('params' in message ? 'params' : 'result' in message ? 'result' : 'error' in message ? 'error' : 'params');
+  const partText = message && part && part in message ? JSON.stringify(message[part], null, 2) : undefined;
+  return [
+    { label: 'Copy frame', text: raw },
+    { label: 'Copy as JSON-RPC', text: message ? JSON.stringify(message, null, 2) : undefined },
+    { label: `Copy ${part ?? 'params'}`, text: partText },
+  ];
+}
+
+function HttpDetail({ event }: { event: HttpEvent }): ReactNode {
+  const headers = (title: string, record: Record<string, string> | undefined) =>
+    record && Object.keys(record).length > 0 ? (
+      <div>
+        <h4 className="mt-2 text-xs font-semibold text-zinc-600 dark:text-zinc-300">{title}</h4>
+        <dl className="grid grid-cols-[minmax(6rem,auto)_1fr] gap-x-3 font-mono text-xs">
+          {Object.entries(record).map(([name, value]) => (
+            <div key={name} className="contents">
+              <dt className="text-zinc-500"><Text>{name}</Text></dt>
+              <dd className="break-all"><Text>{value}</Text></dd>
+            </div>
+          ))}
+        </dl>
+      </div>
+    ) : null;
+  const facts: [string, string | undefined][] = [
+    ['Request', `${event.method} ${event.url}`],
+    ['Status', event.status === undefined ? undefined : String(event.status)],
+    ['Content type', event.contentType],
+    ['Time', formatDuration(event.durationMs)],
+    ['Body', event.bodySize === undefined ? (event.contentType?.includes('event-stream') ? 'SSE stream (frames follow as their own rows)' : undefined) : formatSize(event.bodySize)],
+    ['MCP session id', event.responseHeaders?.['mcp-session-id'] ?? event.requestHeaders['mcp-session-id']],
+    ['Error', event.error],
+  ];
+  return (
+    <div className="text-sm">
+      <dl className="grid grid-cols-[minmax(6rem,auto)_1fr] gap-x-3 text-xs">
+        {facts.filter(([, v]) => v !== undefined).map(([name, value]) => (
+          <div key={name} className="contents">
+            <dt className="text-zinc-500">{name}</dt>
+            <dd className="break-all font-mono"><Text>{value}</Text></dd>
+          </div>
+        ))}
+      </dl>
+      {headers('Request headers (secrets masked)', event.requestHeaders)}
+      {headers('Response headers', event.responseHeaders)}
+    </div>
+  );
+}
+
+function Body({ row, view }: { row: HistoryRow; view: 'tree' | 'raw' }): ReactNode {
+  const event = row.event;
+  if (event.kind === 'http') return <HttpDetail event={event} />;
+  if (event.kind === 'noise' || event.kind === 'stderr') return <Pre className="rounded-md bg-zinc-50 p-2 dark:bg-zinc-950">{event.text}</Pre>;
+  if (event.kind !== 'frame') return <Pre className="rounded-md bg-zinc-50 p-2 dark:bg-zinc-950">{row.summary ?? ''}</Pre>;
+  const json = parsed(row);
+  if (view === 'raw' || !json.ok) {
+    return (
+      <>
+        {!json.ok && <Note tone="warn">Not valid JSON; shown as received.</Note>}
+        <Pre className="rounded-md bg-zinc-50 p-2 dark:bg-zinc-950">{event.raw}</Pre>
+      </>
+    );
+  }
+  return (
+    <div className="rounded-md bg-zinc-50 p-2 dark:bg-zinc-950">
+      <FrameJsonTree key={row.seq} value={json.value} />
+    </div>
+  );
+}
+
+function Violations({ row }: { row: HistoryRow }): ReactNode {
+  if (!row.violations) return null;
+  return (
+    // Paragraphs, not list items: the History region's rows are what its lists are made of.
+    <div aria-label="Protocol violations" role="group" className="mb-2 space-y-1 rounded-md border border-amber-300 bg-amber-50 p-2 text-xs text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100">
+      {row.violations.map((v, i) => (
+        <p key={i}>
+          <strong>⚠ {VIOLATION_LABELS[v.code]}</strong>: <Text>{v.message}</Text>
+        </p>
+      ))}
+    </div>
+  );
+}
+
+function Heading({ row, onSelect }: { row: HistoryRow; onSelect(seq: number): void }): ReactNode {
+  const dir = row.dir === 'out' ? 'Loupe → server' : row.dir === 'in' ? 'server → Loupe' : undefined;
+  const partner = row.partnerSeq;
+  return (
+    <div className="mb-2 flex flex-wrap items-center gap-2 text-xs">
+      <Badge>#{row.seq}</Badge>
+      <Badge tone={row.isError ? 'bad' : 'info'}>{row.kind}</Badge>
+      {dir && <span className="text-zinc-500">{dir}</span>}
+      {row.method !== undefined && <Text className="font-mono font-semibold">{row.method}</Text>}
+      {row.id !== undefined && <span className="font-mono text-zinc-500">id <Text>{JSON.stringify(row.id)}</Text></span>}
+      {row.latencyMs !== undefined && <span>{formatDuration(row.latencyMs)}</span>}
+      {row.pending && <Badge tone="info">pending</Badge>}
+      {row.cancelled && <Badge tone="warn">cancelled</Badge>}
+      {row.origin && <Badge tone="warn" title="Sent by hand from Loupe">{row.origin === 'composer' ? 'composed' : row.origin}</Badge>}
+      {partner !== undefined && (
+        <button type="button" className={small} onClick={() => onSelect(partner)}>
+          {row.kind === 'request' ? `Go to response #${partner}` : `Go to request #${partner}`}
+        </button>
+      )}
+    </div>
+  );
+}
+
+export function FrameDetail({ row, canSend, cannotSendReason, onSelect, onReplay, onEdit }: FrameDetailProps): ReactNode {
+  const [view, setView] = useState<'tree' | 'raw'>('tree');
+  if (!row) return <Note>Select a row to see the frame (arrow keys move through the list).</Note>;
+  const isFrame = row.event.kind === 'frame';
+  const json = parsed(row);
   return (
     <div>
-      <div className="mb-2 flex flex-wrap items-center gap-2 text-xs">
-        <Badge>#{row.seq}</Badge>
-        <Badge tone="info">{row.kind}</Badge>
-        {row.method !== undefined && <Text className="font-mono font-semibold">{row.method}</Text>}
-        {row.latencyMs !== undefined && <span>{formatDuration(row.latencyMs)}</span>}
-        {row.partnerSeq !== undefined && (
-          <button type="button" className={`${buttonClass} !px-2 !py-0.5 !text-xs`} onClick={() => onSelect(row.partnerSeq as number)}>
-            {row.kind === 'request' ? `Go to response #${row.partnerSeq}` : `Go to request #${row.partnerSeq}`}
-          </button>
-        )}
+      <Heading row={row} onSelect={onSelect} />
+      <Violations row={row} />
+      {isFrame && (
+        <div className="mb-2 flex flex-wrap items-center gap-1.5">
+          <CopyButtons choices={copyChoices(row, json.ok ? json.value : undefined)} />
+          <span className="mx-1 h-4 w-px bg-zinc-300 dark:bg-zinc-600" aria-hidden="true" />
+          {row.kind === 'request' && row.dir === 'out' && (
+            <button type="button" className={small} disabled={!canSend} title={canSend ? 'Send this request again (with a new id)' : cannotSendReason} onClick={() => onReplay(row)}>Replay</button>
+          )}
+          <button type="button" className={small} disabled={!canSend || !json.ok} title={canSend ? 'Open in the composer to edit and send' : cannotSendReason} onClick={() => onEdit(row)}>Edit and send</button>
+          <span className="ml-auto inline-flex overflow-hidden rounded-md border border-zinc-300 text-xs dark:border-zinc-600" role="group" aria-label="Frame view">
+            {(['tree', 'raw'] as const).map((v) => (
+              <button key={v} type="button" aria-pressed={view === v} onClick={() => setView(v)} className={`px-2 py-0.5 ${view === v ? 'bg-zinc-200 dark:bg-zinc-700' : ''}`}>
+                {v === 'tree' ? 'Tree' : 'Raw'}
+              </button>
+            ))}
+          </span>
+        </div>
+      )}
+      <div className="max-h-[60vh] overflow-auto">
+        <Body row={row} view={view} />
       </div>
-      {note && <Note tone="warn">{note}</Note>}
-      <Pre className="max-h-[60vh] overflow-auto rounded-md bg-zinc-50 p-2 dark:bg-zinc-950">{text}</Pre>
     </div>
   );
 }

@@ -1,16 +1,30 @@
-/** The raw trace: one row per frame (and per noise/exit/http/transport event), newest at the bottom. */
-import type { ReactNode } from 'react';
+/**
+ * The raw trace as a table of fixed-height rows, windowed (virtual-list.tsx): one row per frame,
+ * stdout noise line, stderr chunk, HTTP exchange or transport event, newest at the bottom.
+ * In the folded view a request's row also stands for its response.
+ */
+import type { KeyboardEvent, ReactNode } from 'react';
+import { indexOfSeq } from '../lib/trace-filter.ts';
+import { VIOLATION_LABELS } from '../lib/trace-violations.ts';
 import { formatDuration, formatSize, type HistoryRow } from '../lib/trace.ts';
 import { Text } from './text.tsx';
-import { useFollowTail } from './use-follow-tail.ts';
+import { VirtualList } from './virtual-list.tsx';
 
 export interface HistoryTableProps {
   rows: readonly HistoryRow[];
-  /** Rows left out before the first shown one (render cap, filter aside). */
-  hidden: number;
+  /** Changes when rows changed in place (pairing, cancellation). */
+  version: number;
+  folded: boolean;
   selectedSeq?: number;
+  /** Bumped to scroll the selected row into view. */
+  scrollToken: number;
   onSelect(seq: number): void;
+  /** Arrow keys: move the selection by this many rows. */
+  onMove(delta: number): void;
 }
+
+export const ROW_HEIGHT = 26;
+const COLUMNS = 'grid grid-cols-[4.5rem_6.5rem_2.75rem_7rem_minmax(9rem,1fr)_6rem_4.5rem_5rem_minmax(5rem,13rem)]';
 
 const KIND_COLORS: Record<string, string> = {
   request: 'text-sky-700 dark:text-sky-300',
@@ -19,68 +33,120 @@ const KIND_COLORS: Record<string, string> = {
   notification: 'text-violet-700 dark:text-violet-300',
   invalid: 'text-amber-700 dark:text-amber-300',
   'stdout noise': 'text-amber-700 dark:text-amber-300',
+  stderr: 'text-zinc-500 dark:text-zinc-400',
+  http: 'text-teal-700 dark:text-teal-300',
 };
 
-function time(ts: number): string {
+export function clockTime(ts: number): string {
   const d = new Date(ts);
   return `${d.toTimeString().slice(0, 8)}.${String(d.getMilliseconds()).padStart(3, '0')}`;
 }
 
 function Latency({ row }: { row: HistoryRow }): ReactNode {
   if (row.latencyMs !== undefined) return formatDuration(row.latencyMs);
-  if (row.pending) return <span className="text-zinc-400">pending</span>;
+  if (row.cancelled) return <span className="text-amber-600 dark:text-amber-400">cancelled</span>;
+  if (row.pending) return <span className="animate-pulse text-sky-600 dark:text-sky-400">pending</span>;
   if (row.unmatched) return <span className="text-amber-600 dark:text-amber-400" title="No matching request">unmatched</span>;
   return null;
 }
 
-function Row({ row, selected, onSelect }: { row: HistoryRow; selected: boolean; onSelect(): void }): ReactNode {
-  const dir = row.dir === 'out' ? '→ out' : row.dir === 'in' ? '← in' : '';
+function kindLabel(row: HistoryRow, folded: boolean): string {
+  if (!folded || row.kind !== 'request' || row.partner?.partner !== row) return row.kind;
+  return `request ⇄ ${row.partner.kind}`;
+}
+
+function direction(row: HistoryRow, folded: boolean): string {
+  if (folded && row.kind === 'request' && row.partner?.partner === row) return row.dir === 'out' ? '⇄ out' : '⇄ in';
+  return row.dir === 'out' ? '→ out' : row.dir === 'in' ? '← in' : '';
+}
+
+/** Badges in words: what was sent by hand, cancelled, or broke the protocol. */
+export function rowNotes(row: HistoryRow, folded: boolean): string[] {
+  const notes: string[] = [];
+  if (row.origin) notes.push(row.origin === 'composer' ? 'composed' : row.origin);
+  if (row.cancelled) notes.push('cancelled');
+  for (const v of row.violations ?? []) notes.push(`⚠ ${VIOLATION_LABELS[v.code]}`);
+  if (folded && row.partner?.partner === row && row.kind === 'request') for (const v of row.partner.violations ?? []) notes.push(`⚠ ${VIOLATION_LABELS[v.code]}`);
+  return notes;
+}
+
+function idText(row: HistoryRow): string {
+  if (row.id !== undefined) return JSON.stringify(row.id);
+  return row.httpSessionId ? `sid ${row.httpSessionId}` : '';
+}
+
+function Row({ row, index, folded, selected, onSelect }: { row: HistoryRow; index: number; folded: boolean; selected: boolean; onSelect(): void }): ReactNode {
+  const notes = rowNotes(row, folded);
+  const warn = notes.some((n) => n.startsWith('⚠'));
+  const tint = selected ? 'bg-sky-100 dark:bg-sky-900/60' : warn ? 'bg-amber-50 dark:bg-amber-950/40' : row.isError ? 'bg-red-50/60 dark:bg-red-950/30' : '';
   return (
-    <tr
+    <div
+      role="row"
+      aria-rowindex={index + 2}
       aria-current={selected ? true : undefined}
       onClick={onSelect}
-      className={`cursor-pointer border-b border-zinc-100 align-top hover:bg-zinc-50 dark:border-zinc-800 dark:hover:bg-zinc-800/60 ${selected ? 'bg-sky-50 dark:bg-sky-950/60' : ''}`}
+      style={{ height: ROW_HEIGHT }}
+      className={`${COLUMNS} cursor-pointer items-center border-b border-zinc-100 hover:bg-zinc-50 dark:border-zinc-800 dark:hover:bg-zinc-800/60 ${tint}`}
     >
-      <td className="px-2 py-1 text-right tabular-nums text-zinc-500">
-        <button type="button" onClick={(e) => { e.stopPropagation(); onSelect(); }} className="hover:underline" aria-label={`Show frame ${row.seq}`}>{row.seq}</button>
-      </td>
-      <td className="px-2 py-1 tabular-nums text-zinc-500">{time(row.ts)}</td>
-      <td className="whitespace-nowrap px-2 py-1">{dir}</td>
-      <td className={`whitespace-nowrap px-2 py-1 ${KIND_COLORS[row.kind] ?? 'text-zinc-600 dark:text-zinc-300'}`}>{row.kind}</td>
-      <td className="max-w-[22rem] truncate px-2 py-1 font-medium">
+      <span role="cell" className="px-2 text-right tabular-nums text-zinc-500">
+        <button type="button" tabIndex={-1} onClick={(e) => { e.stopPropagation(); onSelect(); }} className="hover:underline" aria-label={`Show frame ${row.seq}`}>{row.seq}</button>
+      </span>
+      <span role="cell" className="truncate px-2 tabular-nums text-zinc-500">{clockTime(row.ts)}</span>
+      <span role="cell" className="truncate px-1">{direction(row, folded)}</span>
+      <span role="cell" className={`truncate px-2 ${KIND_COLORS[row.isError && row.kind === 'request' ? 'error' : row.kind] ?? 'text-zinc-600 dark:text-zinc-300'}`}>{kindLabel(row, folded)}</span>
+      <span role="cell" className="truncate px-2 font-medium">
         {row.method !== undefined ? <Text>{row.method}</Text> : <Text className="font-normal text-zinc-600 dark:text-zinc-300">{row.summary}</Text>}
-      </td>
-      <td className="max-w-[8rem] truncate px-2 py-1 text-zinc-500">{row.id === undefined ? '' : <Text>{JSON.stringify(row.id)}</Text>}</td>
-      <td className="whitespace-nowrap px-2 py-1 text-right tabular-nums text-zinc-500">{row.size === undefined ? '' : formatSize(row.size)}</td>
-      <td className="whitespace-nowrap px-2 py-1 text-right tabular-nums"><Latency row={row} /></td>
-    </tr>
+      </span>
+      <span role="cell" className="truncate px-2 text-zinc-500"><Text>{idText(row)}</Text></span>
+      <span role="cell" className="truncate px-2 text-right tabular-nums text-zinc-500">{row.size === undefined ? '' : formatSize(row.size)}</span>
+      <span role="cell" className="truncate px-2 text-right tabular-nums"><Latency row={row} /></span>
+      <span role="cell" className={`truncate px-2 ${warn ? 'text-amber-800 dark:text-amber-300' : 'text-zinc-600 dark:text-zinc-300'}`} title={notes.join(', ')}>{notes.join(' · ')}</span>
+    </div>
   );
 }
 
-export function HistoryTable({ rows, hidden, selectedSeq, onSelect }: HistoryTableProps): ReactNode {
-  const follow = useFollowTail(rows.length);
+function Header(): ReactNode {
+  const cell = 'px-2';
   return (
-    <div ref={follow.ref} onScroll={follow.onScroll} className="max-h-[60vh] overflow-auto rounded-md border border-zinc-200 dark:border-zinc-700">
-      {hidden > 0 && <p className="border-b border-zinc-200 bg-zinc-50 px-2 py-1 text-xs text-zinc-600 dark:border-zinc-700 dark:bg-zinc-800 dark:text-zinc-300">{hidden} earlier rows hidden</p>}
-      <table className="w-full border-collapse font-mono text-xs">
-        <thead className="sticky top-0 bg-zinc-100 text-left text-[11px] uppercase tracking-wide text-zinc-500 dark:bg-zinc-800 dark:text-zinc-400">
-          <tr>
-            <th className="px-2 py-1 text-right">#</th>
-            <th className="px-2 py-1">Time</th>
-            <th className="px-2 py-1">Dir</th>
-            <th className="px-2 py-1">Kind</th>
-            <th className="px-2 py-1">Method</th>
-            <th className="px-2 py-1">Id</th>
-            <th className="px-2 py-1 text-right">Size</th>
-            <th className="px-2 py-1 text-right">Latency</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <Row key={`${row.event.session}:${row.seq}`} row={row} selected={row.seq === selectedSeq} onSelect={() => onSelect(row.seq)} />
-          ))}
-        </tbody>
-      </table>
+    <div role="row" aria-rowindex={1} style={{ height: ROW_HEIGHT }} className={`${COLUMNS} items-center bg-zinc-100 text-left text-[11px] uppercase tracking-wide text-zinc-500 dark:bg-zinc-800 dark:text-zinc-400`}>
+      <span role="columnheader" className={`${cell} text-right`}>#</span>
+      <span role="columnheader" className={cell}>Time</span>
+      <span role="columnheader" className="px-1">Dir</span>
+      <span role="columnheader" className={cell}>Kind</span>
+      <span role="columnheader" className={cell}>Method</span>
+      <span role="columnheader" className={cell}>Id</span>
+      <span role="columnheader" className={`${cell} text-right`}>Size</span>
+      <span role="columnheader" className={`${cell} text-right`}>Latency</span>
+      <span role="columnheader" className={cell}>Notes</span>
+    </div>
+  );
+}
+
+export function HistoryTable({ rows, version, folded, selectedSeq, scrollToken, onSelect, onMove }: HistoryTableProps): ReactNode {
+  const selectedIndex = indexOfSeq(rows, selectedSeq);
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const delta = { ArrowDown: 1, ArrowUp: -1, PageDown: 20, PageUp: -20, End: rows.length, Home: -rows.length }[event.key];
+    if (delta === undefined) return;
+    event.preventDefault();
+    onMove(delta);
+  };
+  return (
+    <div className="overflow-x-auto rounded-md border border-zinc-200 dark:border-zinc-700">
+      <VirtualList
+        count={rows.length}
+        rowHeight={ROW_HEIGHT}
+        version={version}
+        header={<Header />}
+        height="min(60vh, 40rem)"
+        followTail
+        scrollTo={{ index: selectedIndex, token: scrollToken }}
+        onKeyDown={onKeyDown}
+        role="table"
+        label="Frames"
+        ariaRowCount={rows.length + 1}
+        className="min-w-[56rem] font-mono text-xs focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-500/40"
+        renderRow={(i) => <Row key={rows[i].seq} row={rows[i]} index={i} folded={folded} selected={rows[i].seq === selectedSeq} onSelect={() => onSelect(rows[i].seq)} />}
+      />
     </div>
   );
 }

@@ -1,6 +1,9 @@
 /** The tools the server listed: a count, a filter, and one button per tool. */
 import { useId, useState, type ReactNode } from 'react';
+import { taskSupportOf } from '../lib/tasks.ts';
 import type { ToolEntry, ToolHints } from '../lib/tool-schema.ts';
+import { IconImage } from './icon.tsx';
+import { TaskSupportBadge } from './task-run.tsx';
 import { Text } from './text.tsx';
 import { Badge, Note, inputClass, type Tone } from './ui.tsx';
 
@@ -38,17 +41,21 @@ function matches(tool: ToolEntry, filter: string): boolean {
 function ToolItem({ tool, active, onSelect }: { tool: ToolEntry; active: boolean; onSelect(): void }): ReactNode {
   const descId = useId();
   return (
-    <li className={`rounded-md border p-2 ${active ? 'border-sky-500 bg-sky-50 dark:border-sky-500 dark:bg-sky-950/50' : 'border-zinc-200 hover:border-zinc-400 dark:border-zinc-700 dark:hover:border-zinc-500'}`}>
-      <button type="button" aria-pressed={active} aria-describedby={descId} onClick={onSelect} className="block w-full text-left">
+    <li className={`min-w-0 rounded-md border p-2 ${active ? 'border-sky-500 bg-sky-50 dark:border-sky-500 dark:bg-sky-950/50' : 'border-zinc-200 hover:border-zinc-400 dark:border-zinc-700 dark:hover:border-zinc-500'}`}>
+      <div className="flex min-w-0 items-start gap-1.5">
+      <IconImage icons={tool.icons} size={16} />
+      <button type="button" aria-pressed={active} aria-describedby={descId} onClick={onSelect} className="block min-w-0 flex-1 break-all text-left">
         <Text className="font-mono text-sm font-semibold">{tool.name}</Text>
         {tool.title !== undefined && tool.title !== tool.name && ' '}
         {tool.title !== undefined && tool.title !== tool.name && (
-          <span className="ml-1 text-xs text-zinc-500 dark:text-zinc-400"><Text>{tool.title}</Text></span>
+          <span className="ml-1 break-words text-xs text-zinc-500 dark:text-zinc-400"><Text>{tool.title}</Text></span>
         )}
       </button>
+      </div>
       <div id={descId} className="mt-1 space-y-1">
-        {tool.description !== undefined && <p className="line-clamp-2 text-xs text-zinc-600 dark:text-zinc-300"><Text>{tool.description}</Text></p>}
+        {tool.description !== undefined && <p className="line-clamp-2 break-words text-xs text-zinc-600 dark:text-zinc-300"><Text>{tool.description}</Text></p>}
         <HintBadges compact hints={tool.hints} broken={tool.check.ok ? undefined : tool.check.reason} />
+        <TaskSupportBadge support={taskSupportOf(tool.raw)} />
       </div>
     </li>
   );

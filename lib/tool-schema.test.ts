@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkInputSchema, parseTools, validateArguments, validatorFor } from './tool-schema.ts';
+import { checkInputSchema, errorSchemaOf, parseTools, validateArguments, validationIssues, validatorFor } from './tool-schema.ts';
 
 const draft07 = {
   $schema: 'http://json-schema.org/draft-07/schema#',
@@ -74,5 +74,30 @@ describe('validatorFor', () => {
     expect(result.errors[0]).toMatchObject({ name: 'required', property: 'message' });
     expect(validator.isValid(check.schema, { message: 'x' }, check.schema)).toBe(true);
     expect(validateArguments(check, { message: 1 })).toEqual(['/message must be string']);
+  });
+});
+
+describe('validationIssues and errorSchemaOf', () => {
+  it('reports a missing property at the property, and nests errors for the form', () => {
+    const check = checkInputSchema({ type: 'object', properties: { a: { type: 'object', properties: { 'x/y': { type: 'string' } }, required: ['x/y'] }, n: { type: 'number' } }, required: ['a'] });
+    if (!check.ok) throw new Error('expected ok');
+    expect(validationIssues(check, {})).toEqual([{ path: '/a', message: 'is required' }]);
+    const issues = validationIssues(check, { a: {}, n: 'x' });
+    expect(issues).toEqual([
+      { path: '/a/x~1y', message: 'is required' },
+      { path: '/n', message: 'must be number' },
+    ]);
+    expect(errorSchemaOf(issues)).toEqual({ a: { 'x/y': { __errors: ['is required'] } }, n: { __errors: ['must be number'] } });
+    expect(errorSchemaOf([{ path: '', message: 'must be object' }])).toEqual({ __errors: ['must be object'] });
+  });
+
+  it('checks outputSchema too, and lists icons', () => {
+    const { tools } = parseTools([{ name: 't', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] }, icons: [{ src: 'data:image/png;base64,AAAA' }] }]);
+    const output = tools[0].output;
+    if (!output?.ok) throw new Error('expected an output check');
+    expect(validationIssues(output, { n: 1 })).toEqual([]);
+    expect(validationIssues(output, { n: 'x' })).toEqual([{ path: '/n', message: 'must be number' }]);
+    expect(tools[0].icons).toHaveLength(1);
+    expect(parseTools([{ name: 'u', inputSchema: { type: 'object' }, outputSchema: { type: 'array' } }]).tools[0].output).toEqual({ ok: false, reason: 'outputSchema.type is "array", not "object"' });
   });
 });

@@ -128,9 +128,28 @@ export function validationIssues(check: Extract<SchemaCheck, { ok: true }>, valu
   validator.ajv.removeSchema(check.schema);
   if (validationError) return [{ path: '', message: validationError.message }];
   return (errors ?? []).map((e) => {
+    // A missing property is reported at the property (where the form shows it), not its parent.
+    if (e.keyword === 'required' && isObject(e.params) && typeof e.params.missingProperty === 'string') {
+      return { path: `${e.instancePath}/${e.params.missingProperty.replace(/~/g, '~0').replace(/\//g, '~1')}`, message: 'is required' };
+    }
     const extra = e.keyword === 'additionalProperties' && isObject(e.params) ? ` (${String(e.params.additionalProperty)})` : '';
     return { path: e.instancePath, message: `${e.message ?? 'is invalid'}${extra}` };
   });
+}
+
+/** An rjsf ErrorSchema (`{field: {__errors: [...]}}`) from validation issues, to show them on the form's fields. */
+export function errorSchemaOf(issues: readonly ValidationIssue[]): Record<string, unknown> {
+  const root: Record<string, unknown> = {};
+  for (const issue of issues) {
+    let node = root;
+    for (const raw of issue.path.split('/').slice(1)) {
+      const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+      node[key] ??= {};
+      node = node[key] as Record<string, unknown>;
+    }
+    node.__errors = [...((node.__errors as string[] | undefined) ?? []), issue.message];
+  }
+  return root;
 }
 
 /** Validation messages for `args` against a checked schema; empty when valid. */

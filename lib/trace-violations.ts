@@ -15,6 +15,7 @@ export type ViolationCode =
   | 'jsonrpc-version'
   | 'notification-with-id'
   | 'late-response'
+  | 'reused-id'
   | 'undeclared-capability'
   | 'stdout-noise'
   | 'not-json-rpc';
@@ -32,6 +33,7 @@ export const VIOLATION_LABELS: Record<ViolationCode, string> = {
   'jsonrpc-version': 'jsonrpc not "2.0"',
   'notification-with-id': 'notification with an id',
   'late-response': 'late response after cancellation',
+  'reused-id': 'request id reused',
   'undeclared-capability': 'undeclared capability',
   'stdout-noise': 'stdout noise',
   'not-json-rpc': 'not JSON-RPC',

@@ -1,0 +1,77 @@
+'use client';
+/** Wires the server→client request queue (all sessions) to the pending panel shown above every tab. */
+import { useMemo, type ReactNode } from 'react';
+import { PendingPanel, type PendingItem, type RecentItem } from '@/components/pending-panel.tsx';
+import type { Tone } from '@/components/ui.tsx';
+import { parseElicitation } from '../lib/elicitation.ts';
+import { parseSampling } from '../lib/sampling.ts';
+import { completedElicitations, describeFinish, requestKind, type FinishedRequest } from '../lib/server-requests.ts';
+import type { ServerRequest, SessionInfo, TraceEvent } from '../lib/wire.ts';
+import { requestKey } from './server-request-store.ts';
+import { useClientSettings, useLoupeSelector, useServerRequests, useServices } from './use-loupe.ts';
+
+function sessionLabel(session: SessionInfo | undefined, id: string): string {
+  return session?.serverInfo?.name ?? session?.config.name ?? id;
+}
+
+function viewOf(request: ServerRequest, done: ReadonlySet<string>): PendingItem['view'] {
+  const kind = requestKind(request.method);
+  if (kind === 'sampling') return { kind, sampling: parseSampling(request.params) };
+  if (kind === 'elicitation') {
+    const elicitation = parseElicitation(request.params);
+    return { kind, elicitation, completed: elicitation.mode === 'url' && done.has(elicitation.elicitationId) };
+  }
+  return { kind: 'other' };
+}
+
+const TONES: Record<FinishedRequest['how'], Tone> = { answered: 'good', 'timed-out': 'bad', cancelled: 'warn', 'session-closed': 'neutral' };
+
+/** URL elicitations the server reported complete, over the sessions that have pending requests. */
+function useCompleted(sessions: readonly string[]): ReadonlySet<string> {
+  const events = useLoupeSelector((s) => s.events);
+  return useMemo(() => {
+    const all: TraceEvent[] = sessions.flatMap((id) => events[id] ?? []);
+    return completedElicitations(all);
+  }, [events, sessions]);
+}
+
+function openUrl(url: string): void {
+  window.open(url, '_blank', 'noopener,noreferrer');
+}
+
+function copyUrl(url: string): void {
+  navigator.clipboard?.writeText(url).catch(() => undefined);
+}
+
+export function PendingContainer(): ReactNode {
+  const { serverRequests, clientSettings } = useServices();
+  const state = useServerRequests();
+  const settings = useClientSettings();
+  const sessions = useLoupeSelector((s) => s.sessions);
+  const withUrl = useMemo(() => [...new Set(state.pending.filter((r) => r.method === 'elicitation/create').map((r) => r.session))], [state.pending]);
+  const completed = useCompleted(withUrl);
+  const parsed = useMemo(() => new Map(state.pending.map((r) => [requestKey(r), viewOf(r, completed)])), [state.pending, completed]);
+  const items: PendingItem[] = state.pending.map((request) => {
+    const key = requestKey(request);
+    return { key, request, sessionLabel: sessionLabel(sessions[request.session], request.session), view: parsed.get(key) ?? { kind: 'other' }, busy: state.sending.has(key), error: state.failed[key] };
+  });
+  const recent: RecentItem[] = state.recent.map((entry) => ({
+    key: `${requestKey(entry.request)}@${entry.at}`,
+    method: entry.request.method,
+    sessionLabel: sessionLabel(sessions[entry.request.session], entry.request.session),
+    text: describeFinish(entry),
+    tone: TONES[entry.how],
+  }));
+  return (
+    <PendingPanel
+      items={items}
+      recent={recent}
+      presets={settings.presets}
+      onRespond={(item, answer) => serverRequests.respond(item.request, answer)}
+      onSavePreset={(name, draft) => clientSettings.savePreset(name, draft)}
+      onRemovePreset={(name) => clientSettings.removePreset(name)}
+      onOpenUrl={openUrl}
+      onCopyUrl={copyUrl}
+    />
+  );
+}

@@ -1,0 +1,71 @@
+/**
+ * The Prompts tab's state for the current connection: the selected prompt, the argument values
+ * typed for each prompt, and the latest `prompts/get`.
+ */
+import { promptArguments } from '../lib/prompt-messages.ts';
+import type { LoupeStore, RequestOutcome } from './loupe-store.ts';
+import { currentConnection } from './session-scoped.ts';
+
+export interface PromptGet {
+  name: string;
+  args: Record<string, string>;
+  status: 'loading' | 'done';
+  outcome?: RequestOutcome;
+  seq: number;
+}
+
+export interface PromptState {
+  connection?: string;
+  /** Index into the prompt list (names may repeat). */
+  selected?: { name: string; index: number };
+  values: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  get?: PromptGet;
+}
+
+const EMPTY: PromptState = { values: {} };
+
+export class PromptStore {
+  private state: PromptState = EMPTY;
+  private readonly listeners = new Set<() => void>();
+  private gets = 0;
+
+  constructor(private readonly app: LoupeStore) {
+    app.subscribe(() => {
+      const key = currentConnection(app.getSnapshot())?.key;
+      if (key !== this.state.connection) this.set({ ...EMPTY, connection: key, values: this.state.values });
+    });
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getSnapshot = (): PromptState => this.state;
+
+  select(name: string, index: number): void {
+    this.set({ ...this.state, selected: { name, index } });
+  }
+
+  setValue(prompt: string, argument: string, value: string): void {
+    const values = { ...this.state.values, [prompt]: { ...this.state.values[prompt], [argument]: value } };
+    this.set({ ...this.state, values });
+  }
+
+  /** `prompts/get` with the values typed so far (empty ones left out). */
+  async get(name: string): Promise<void> {
+    const now = currentConnection(this.app.getSnapshot());
+    if (!now) return;
+    const seq = ++this.gets;
+    const args = promptArguments(this.state.values[name] ?? {});
+    this.set({ ...this.state, get: { name, args, status: 'loading', seq } });
+    const outcome = await this.app.request(now.session.id, 'prompts/get', { name, arguments: args });
+    if (this.state.get?.seq !== seq) return;
+    this.set({ ...this.state, get: { ...this.state.get, status: 'done', outcome } });
+  }
+
+  private set(next: PromptState): void {
+    this.state = next;
+    this.listeners.forEach((listener) => listener());
+  }
+}

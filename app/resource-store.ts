@@ -1,0 +1,110 @@
+/**
+ * The Resources tab's state for the current connection: the resource being read, subscriptions,
+ * and `notifications/resources/updated` marks (spec: server/resources#subscriptions).
+ * Lives outside React, so that a resource link in a tool result can open a resource here.
+ */
+import type { TraceEvent } from '../lib/wire.ts';
+import type { LoupeStore, RequestOutcome } from './loupe-store.ts';
+import { describeFailure } from './outcome-text.ts';
+import { currentConnection, frameParams } from './session-scoped.ts';
+
+export interface ReadState {
+  uri: string;
+  status: 'loading' | 'done';
+  outcome?: RequestOutcome;
+  /** What the read came from (the list, a template, a link in a result). */
+  from: 'list' | 'template' | 'link';
+  template?: string;
+  /** Update marks this read cleared. */
+  seq: number;
+}
+
+export interface Subscription {
+  status: 'subscribing' | 'subscribed' | 'unsubscribing' | 'failed';
+  error?: string;
+}
+
+export interface ResourceState {
+  connection?: string;
+  read?: ReadState;
+  subscriptions: Readonly<Record<string, Subscription>>;
+  /** `notifications/resources/updated` received per URI since it was last read. */
+  updated: Readonly<Record<string, number>>;
+}
+
+const EMPTY: ResourceState = { subscriptions: {}, updated: {} };
+
+export class ResourceStore {
+  private state: ResourceState = EMPTY;
+  private readonly listeners = new Set<() => void>();
+  private reads = 0;
+
+  constructor(private readonly app: LoupeStore) {
+    app.subscribe(() => this.follow());
+    app.onEvents((events) => this.watch(events));
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getSnapshot = (): ResourceState => this.state;
+
+  /** Read a resource and show it (`resources/read`). */
+  async read(uri: string, from: ReadState['from'] = 'list', template?: string): Promise<void> {
+    const now = currentConnection(this.app.getSnapshot());
+    if (!now) return;
+    const seq = ++this.reads;
+    const { [uri]: _cleared, ...updated } = this.state.updated;
+    this.set({ ...this.state, read: { uri, status: 'loading', from, template, seq }, updated });
+    const outcome = await this.app.request(now.session.id, 'resources/read', { uri });
+    if (this.state.read?.seq !== seq || this.state.connection !== now.key) return;
+    this.set({ ...this.state, read: { ...this.state.read, status: 'done', outcome } });
+  }
+
+  /** Forget the shown resource. */
+  close(): void {
+    this.set({ ...this.state, read: undefined });
+  }
+
+  async setSubscribed(uri: string, on: boolean): Promise<void> {
+    const now = currentConnection(this.app.getSnapshot());
+    if (!now) return;
+    this.mark(uri, { status: on ? 'subscribing' : 'unsubscribing' });
+    const outcome = await this.app.request(now.session.id, on ? 'resources/subscribe' : 'resources/unsubscribe', { uri });
+    if (this.state.connection !== now.key) return;
+    if (!outcome.ok) this.mark(uri, { status: 'failed', error: describeFailure(outcome.error) });
+    else if (on) this.mark(uri, { status: 'subscribed' });
+    else this.mark(uri, undefined);
+  }
+
+  private mark(uri: string, subscription: Subscription | undefined): void {
+    const { [uri]: _old, ...rest } = this.state.subscriptions;
+    this.set({ ...this.state, subscriptions: subscription ? { ...rest, [uri]: subscription } : rest });
+  }
+
+  /** A new connection (or none) starts afresh: the server forgot our subscriptions. */
+  private follow(): void {
+    const key = currentConnection(this.app.getSnapshot())?.key;
+    if (key !== this.state.connection) this.set({ ...EMPTY, connection: key });
+  }
+
+  private watch(events: readonly TraceEvent[]): void {
+    const session = currentConnection(this.app.getSnapshot())?.session.id;
+    let updated: Record<string, number> | undefined;
+    for (const e of events) {
+      if (e.kind !== 'frame' || e.dir !== 'in' || e.session !== session || e.method !== 'notifications/resources/updated') continue;
+      const uri = frameParams(e.raw)?.uri;
+      if (typeof uri !== 'string') continue;
+      updated ??= { ...this.state.updated };
+      updated[uri] = (updated[uri] ?? 0) + 1;
+    }
+    if (updated) this.set({ ...this.state, updated });
+  }
+
+  private set(next: ResourceState): void {
+    this.state = next;
+    this.listeners.forEach((listener) => listener());
+  }
+}

@@ -1,0 +1,216 @@
+/**
+ * Tasks of every session this tab knows about: started here (a `tools/call` with `params.task`),
+ * listed with `tasks/list`, or announced by `notifications/tasks/status`. Tasks started here are
+ * polled with `tasks/get` until they end, and their `tasks/result` is fetched when they need input
+ * (the server's requests travel with that call) or have ended.
+ * https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks
+ */
+import { createdTask, isTerminal, mergeTask, parseTask, parseTaskList, pollDelay, taskCallParams, wantsResult, type TaskInfo, type TaskSupport } from '../lib/tasks.ts';
+import { frameParams } from '../lib/trace.ts';
+import type { TraceEvent } from '../lib/wire.ts';
+import type { LoupeStore, RequestOutcome } from './loupe-store.ts';
+import { newRequestId } from './loupe-store.ts';
+
+export interface TaskEntry {
+  session: string;
+  info: TaskInfo;
+  /** The tool and arguments, when this tab started it. */
+  tool?: string;
+  args?: unknown;
+  startedHere: boolean;
+  seenAt: number;
+  result: { state: 'none' } | { state: 'waiting' } | { state: 'done'; outcome: RequestOutcome };
+  /** The last tasks/get failure, if the latest poll failed. */
+  pollError?: string;
+  cancel?: { state: 'sending' } | { state: 'failed'; error: string };
+}
+
+/** The latest "run as task" of this tab, for the Tools tab. */
+export interface TaskRun {
+  id: string;
+  session: string;
+  tool: string;
+  args: unknown;
+  startedAt: number;
+  status: 'running' | 'done';
+  outcome?: RequestOutcome;
+  taskId?: string;
+}
+
+export interface TasksState {
+  /** Newest first. */
+  tasks: readonly TaskEntry[];
+  run?: TaskRun;
+  list: { status: 'idle' | 'loading' | 'done' | 'error'; error?: string; problems: readonly string[] };
+  /** "Run as task", per tool name, where the user changed it. */
+  asTask: Readonly<Record<string, boolean>>;
+}
+
+const TASK_CAP = 200;
+/** tasks/result may wait for the user (input_required): give it as long as a server request may wait. */
+const RESULT_TIMEOUT_MS = 30 * 60_000;
+const LIST_PAGE_CAP = 20;
+
+const keyOf = (session: string, taskId: string) => `${session}\u0000${taskId}`;
+
+function errorText(outcome: Extract<RequestOutcome, { ok: false }>): string {
+  return `${outcome.error.message} (${String(outcome.error.code)})`;
+}
+
+export class TasksStore {
+  private state: TasksState = { tasks: [], list: { status: 'idle', problems: [] }, asTask: {} };
+  private readonly listeners = new Set<() => void>();
+  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
+  private readonly off: Array<() => void> = [];
+
+  constructor(private readonly app: LoupeStore) {
+    this.off.push(app.onEvents((events) => this.watch(events)));
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getSnapshot = (): TasksState => this.state;
+
+  dispose(): void {
+    this.off.forEach((off) => off());
+    this.timers.forEach((timer) => clearTimeout(timer));
+    this.timers.clear();
+  }
+
+  /** Whether Run tool runs `tool` as a task: the user's choice, else yes when the tool requires it. */
+  runsAsTask(tool: string, support: TaskSupport): boolean {
+    if (support === 'forbidden') return false;
+    return this.state.asTask[tool] ?? support === 'required';
+  }
+
+  setAsTask(tool: string, on: boolean): void {
+    this.set({ ...this.state, asTask: { ...this.state.asTask, [tool]: on } });
+  }
+
+  /** Call a tool as a task; the CreateTaskResult adds the task, which is then polled. */
+  async run(session: string, tool: string, args: unknown, ttl?: number): Promise<void> {
+    const id = newRequestId();
+    this.set({ ...this.state, run: { id, session, tool, args, startedAt: Date.now(), status: 'running' } });
+    const outcome = await this.app.request(session, 'tools/call', taskCallParams(tool, args, ttl), id);
+    const task = outcome.ok ? createdTask(outcome.result) : undefined;
+    if (this.state.run?.id === id) this.set({ ...this.state, run: { ...this.state.run, status: 'done', outcome, taskId: task?.taskId } });
+    if (!task) return;
+    this.upsert(session, task, { tool, args, startedHere: true });
+    this.follow(session, task.taskId);
+  }
+
+  /** tasks/list, every page (up to LIST_PAGE_CAP). */
+  async refreshList(session: string): Promise<void> {
+    this.set({ ...this.state, list: { status: 'loading', problems: [] } });
+    const problems: string[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < LIST_PAGE_CAP; page++) {
+      const outcome = await this.app.request(session, 'tasks/list', cursor === undefined ? {} : { cursor });
+      if (!outcome.ok) {
+        this.set({ ...this.state, list: { status: 'error', error: errorText(outcome), problems } });
+        return;
+      }
+      const parsed = parseTaskList(outcome.result);
+      problems.push(...parsed.problems);
+      parsed.tasks.forEach((task) => this.upsert(session, task, {}));
+      cursor = parsed.nextCursor;
+      if (cursor === undefined) break;
+    }
+    this.set({ ...this.state, list: { status: 'done', problems } });
+  }
+
+  /** tasks/get now, then keep polling while the task is not finished (only for this tab's tasks). */
+  async poll(session: string, taskId: string): Promise<void> {
+    const outcome = await this.app.request(session, 'tasks/get', { taskId });
+    const task = outcome.ok ? parseTask(outcome.result) : undefined;
+    if (!outcome.ok) this.patch(session, taskId, { pollError: errorText(outcome) });
+    else if (!task) this.patch(session, taskId, { pollError: 'tasks/get answered something that is not a task' });
+    else this.upsert(session, task, { pollError: undefined });
+  }
+
+  /** tasks/result: blocks on the server until the task ends; its requests for input arrive meanwhile. */
+  async fetchResult(session: string, taskId: string): Promise<void> {
+    const entry = this.find(session, taskId);
+    if (!entry || entry.result.state === 'waiting') return;
+    this.patch(session, taskId, { result: { state: 'waiting' } });
+    const outcome = await this.app.request(session, 'tasks/result', { taskId }, newRequestId(), { timeoutMs: RESULT_TIMEOUT_MS, resetTimeoutOnProgress: true });
+    this.patch(session, taskId, { result: { state: 'done', outcome } });
+    // The result is in: one more look at the status (the server may not notify).
+    if (this.find(session, taskId) && !isTerminal(this.find(session, taskId)!.info.status)) await this.poll(session, taskId);
+  }
+
+  async cancel(session: string, taskId: string): Promise<void> {
+    this.patch(session, taskId, { cancel: { state: 'sending' } });
+    const outcome = await this.app.request(session, 'tasks/cancel', { taskId });
+    const task = outcome.ok ? parseTask(outcome.result) : undefined;
+    if (!outcome.ok) this.patch(session, taskId, { cancel: { state: 'failed', error: errorText(outcome) } });
+    else if (task) this.upsert(session, task, { cancel: undefined });
+    else this.patch(session, taskId, { cancel: undefined });
+  }
+
+  /** Forget the tasks of a session that have ended. */
+  clearFinished(session: string): void {
+    this.set({ ...this.state, tasks: this.state.tasks.filter((t) => t.session !== session || !isTerminal(t.info.status)) });
+  }
+
+  private find(session: string, taskId: string): TaskEntry | undefined {
+    return this.state.tasks.find((t) => t.session === session && t.info.taskId === taskId);
+  }
+
+  /** Poll on the task's own interval; fetch the result when it is wanted; stop when it ends or the session goes. */
+  private follow(session: string, taskId: string): void {
+    const key = keyOf(session, taskId);
+    clearTimeout(this.timers.get(key));
+    this.timers.delete(key);
+    const entry = this.find(session, taskId);
+    if (!entry || !entry.startedHere) return;
+    if (autoResult(entry)) void this.fetchResult(session, taskId);
+    if (isTerminal(entry.info.status) || this.app.getSnapshot().sessions[session]?.status !== 'connected') return;
+    this.timers.set(
+      key,
+      setTimeout(() => {
+        this.timers.delete(key);
+        void this.poll(session, taskId).then(() => this.follow(session, taskId));
+      }, pollDelay(entry.info)),
+    );
+  }
+
+  /** Status notifications (notifications/tasks/status) update what we know without a poll. */
+  private watch(events: readonly TraceEvent[]): void {
+    for (const event of events) {
+      if (event.kind !== 'frame' || event.dir !== 'in' || event.method !== 'notifications/tasks/status') continue;
+      const task = parseTask(frameParams(event));
+      if (!task) continue;
+      this.upsert(event.session, task, {});
+      const entry = this.find(event.session, task.taskId);
+      if (entry && autoResult(entry)) void this.fetchResult(event.session, task.taskId);
+    }
+  }
+
+  private upsert(session: string, report: TaskInfo, change: Partial<TaskEntry>): void {
+    const known = this.find(session, report.taskId);
+    const entry: TaskEntry = known
+      ? { ...known, ...change, info: mergeTask(known.info, report) }
+      : { session, info: report, startedHere: false, seenAt: Date.now(), result: { state: 'none' }, ...change };
+    const rest = this.state.tasks.filter((t) => t !== known);
+    this.set({ ...this.state, tasks: (known ? this.state.tasks.map((t) => (t === known ? entry : t)) : [entry, ...rest]).slice(0, TASK_CAP) });
+  }
+
+  private patch(session: string, taskId: string, change: Partial<TaskEntry>): void {
+    const known = this.find(session, taskId);
+    if (known) this.set({ ...this.state, tasks: this.state.tasks.map((t) => (t === known ? { ...t, ...change } : t)) });
+  }
+
+  private set(next: TasksState): void {
+    this.state = next;
+    this.listeners.forEach((listener) => listener());
+  }
+}
+
+/** A task started here gets its result fetched by itself when it needs input or has ended (not when cancelled: there is none). */
+function autoResult(entry: TaskEntry): boolean {
+  return entry.startedHere && entry.result.state === 'none' && wantsResult(entry.info.status) && entry.info.status !== 'cancelled';
+}

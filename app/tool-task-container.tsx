@@ -1,0 +1,65 @@
+'use client';
+/**
+ * Tasks on the Tools tab (issue 4), kept out of the tools container: the "Run as task" switch, the
+ * run-as-task status, the retry as a task, and the decision which store runs a tool.
+ */
+import type { ReactNode } from 'react';
+import { RetryAsTask, TaskRun, TaskSwitch } from '@/components/task-run.tsx';
+import { serverRunsToolTasks, taskSupportOf } from '../lib/tasks.ts';
+import type { ToolEntry } from '../lib/tool-schema.ts';
+import type { LoupeServices } from './loupe-services.ts';
+import { currentSession } from './loupe-state.ts';
+import { useCall, useLoupeSelector, useServices, useTasks } from './use-loupe.ts';
+
+/** Run a tool the way the user chose: as a task (tasks store) or a plain call (call store). */
+export function runTool(services: LoupeServices, session: string, tool: ToolEntry, args: unknown): void {
+  if (services.tasks.runsAsTask(tool.name, taskSupportOf(tool.raw))) void services.tasks.run(session, tool.name, args);
+  else void services.call.run(session, tool.name, args);
+}
+
+export function ToolTaskSwitch({ tool }: { tool: ToolEntry }): ReactNode {
+  const { tasks } = useServices();
+  useTasks();
+  const capabilities = useLoupeSelector((s) => currentSession(s)?.capabilities);
+  const support = taskSupportOf(tool.raw);
+  return <TaskSwitch support={support} checked={tasks.runsAsTask(tool.name, support)} serverRunsTasks={serverRunsToolTasks(capabilities)} onChange={(on) => tasks.setAsTask(tool.name, on)} />;
+}
+
+function errorOf(outcome: { ok: boolean; error?: { message: string; code: string | number } }): string | undefined {
+  return outcome.ok || !outcome.error ? undefined : `${outcome.error.message} (${String(outcome.error.code)})`;
+}
+
+/** The latest run as a task of this tool, and the retry offer after a failed plain call. */
+export function ToolTaskStatus({ tool }: { tool: ToolEntry }): ReactNode {
+  const services = useServices();
+  const { run, tasks } = useTasks();
+  const { calls } = useCall();
+  const session = useLoupeSelector(currentSession);
+  const support = taskSupportOf(tool.raw);
+  const lastCall = [...calls].reverse().find((c) => c.tool === tool.name && c.session === session?.id);
+  const failed = lastCall?.status === 'done' && lastCall.outcome ? errorOf(lastCall.outcome) : undefined;
+  const ownRun = run && run.tool === tool.name && run.session === session?.id ? run : undefined;
+  const entry = ownRun?.taskId === undefined ? undefined : tasks.find((t) => t.session === ownRun.session && t.info.taskId === ownRun.taskId);
+  const retryable = support === 'required' && failed !== undefined && lastCall !== undefined && session?.status === 'connected';
+  if (!ownRun && !retryable) return null;
+  return (
+    <div className="space-y-2">
+      {retryable && lastCall && (!ownRun || ownRun.startedAt < lastCall.startedAt) && (
+        <RetryAsTask error={failed ?? ''} onRetry={() => {
+          services.tasks.setAsTask(tool.name, true);
+          void services.tasks.run(lastCall.session, tool.name, lastCall.args);
+        }} />
+      )}
+      {ownRun && (
+        <TaskRun
+          tool={ownRun.tool}
+          status={ownRun.status}
+          outcome={ownRun.outcome}
+          task={entry?.info}
+          result={entry?.result}
+          onCancel={entry ? () => void services.tasks.cancel(entry.session, entry.info.taskId) : undefined}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,155 @@
+/**
+ * Acting on the trace: the raw composer (any JSON-RPC message, as written), replaying a frame
+ * as is or edited, ping, and `logging/setLevel`. A store of its own so that a draft, the last
+ * answer and the ping's round trip survive switching tabs.
+ */
+import type { HistoryRow } from '../lib/trace.ts';
+import type { LoupeStore, RequestOutcome } from './loupe-store.ts';
+
+export type SendOrigin = 'replay' | 'edited' | 'composer';
+
+export interface SentMessage {
+  message: Record<string, unknown>;
+  /** What the proxy will record (JSON.stringify of the message): finds the frame in the trace. */
+  raw: string;
+  origin: SendOrigin;
+  /** The history row it replays or edits. */
+  fromSeq?: number;
+  expectsAnswer: boolean;
+}
+
+export interface ComposerState {
+  draft: string;
+  /** `edited` while the draft came from a frame, `composer` for a blank one. */
+  origin: 'edited' | 'composer';
+  fromSeq?: number;
+  /** Why the draft cannot be sent (not JSON, not an object). */
+  problem?: string;
+  sending: boolean;
+  sent?: SentMessage;
+  outcome?: RequestOutcome;
+}
+
+export interface PingState {
+  sending: boolean;
+  outcome?: RequestOutcome;
+  at?: number;
+}
+
+export interface LevelState {
+  level?: string;
+  sending: boolean;
+  outcome?: RequestOutcome;
+}
+
+export interface ActionsState {
+  composer: ComposerState;
+  ping: PingState;
+  level: LevelState;
+}
+
+export const REQUEST_TEMPLATE = JSON.stringify({ jsonrpc: '2.0', id: 'composer-1', method: 'tools/list', params: {} }, null, 2);
+export const NOTIFICATION_TEMPLATE = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/roots/list_changed' }, null, 2);
+
+/** Ids of hand-sent requests: unique within a session (MCP forbids reusing one), readable in the trace. */
+let sentCount = 0;
+function freshId(prefix: string): string {
+  sentCount += 1;
+  return `${prefix}-${Date.now().toString(36)}-${sentCount}`;
+}
+
+function parseDraft(text: string): { ok: true; message: Record<string, unknown> } | { ok: false; problem: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, problem: `Not JSON: ${(error as Error).message}` };
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { ok: false, problem: 'A JSON-RPC message is one JSON object.' };
+  return { ok: true, message: value as Record<string, unknown> };
+}
+
+function isRequest(message: Record<string, unknown>): boolean {
+  return typeof message.method === 'string' && (typeof message.id === 'string' || typeof message.id === 'number');
+}
+
+/** The frame's message with a fresh id when it is a request (so a replay is not a reused id). */
+export function messageOf(row: HistoryRow): Record<string, unknown> | undefined {
+  if (row.event.kind !== 'frame') return undefined;
+  const parsed = parseDraft(row.event.raw);
+  if (!parsed.ok) return undefined;
+  return isRequest(parsed.message) ? { ...parsed.message, id: freshId(String(parsed.message.id)) } : parsed.message;
+}
+
+export class TraceActions {
+  private state: ActionsState = { composer: { draft: REQUEST_TEMPLATE, origin: 'composer', sending: false }, ping: { sending: false }, level: { sending: false } };
+  private readonly listeners = new Set<() => void>();
+
+  constructor(private readonly app: LoupeStore) {}
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getSnapshot = (): ActionsState => this.state;
+
+  setDraft(draft: string): void {
+    this.setComposer({ draft, problem: undefined });
+  }
+
+  useTemplate(kind: 'request' | 'notification'): void {
+    this.setComposer({ draft: kind === 'request' ? REQUEST_TEMPLATE.replace('composer-1', freshId('composer')) : NOTIFICATION_TEMPLATE, origin: 'composer', fromSeq: undefined, problem: undefined });
+  }
+
+  /** Put a frame in the composer to edit it; what is sent is marked `edited` in the trace. */
+  edit(row: HistoryRow): void {
+    const message = messageOf(row);
+    const draft = message ? JSON.stringify(message, null, 2) : row.event.kind === 'frame' ? row.event.raw : '';
+    this.setComposer({ draft, origin: 'edited', fromSeq: row.seq, problem: undefined });
+  }
+
+  async sendDraft(session: string): Promise<void> {
+    const composer = this.state.composer;
+    const parsed = parseDraft(composer.draft);
+    if (!parsed.ok) {
+      this.setComposer({ problem: parsed.problem });
+      return;
+    }
+    await this.send(session, parsed.message, composer.origin, composer.fromSeq);
+  }
+
+  /** Send a frame again as it was (a request gets a fresh id). */
+  async replay(session: string, row: HistoryRow): Promise<void> {
+    const message = messageOf(row);
+    if (message) await this.send(session, message, 'replay', row.seq);
+  }
+
+  async ping(session: string): Promise<void> {
+    this.set({ ping: { ...this.state.ping, sending: true } });
+    const outcome = await this.app.request(session, 'ping', {});
+    this.set({ ping: { sending: false, outcome, at: Date.now() } });
+  }
+
+  async setLevel(session: string, level: string): Promise<void> {
+    this.set({ level: { level, sending: true } });
+    const outcome = await this.app.request(session, 'logging/setLevel', { level });
+    if (this.state.level.level === level) this.set({ level: { level, sending: false, outcome } });
+  }
+
+  private async send(session: string, message: Record<string, unknown>, origin: SendOrigin, fromSeq?: number): Promise<void> {
+    const sent: SentMessage = { message, raw: JSON.stringify(message), origin, fromSeq, expectsAnswer: isRequest(message) };
+    this.setComposer({ sending: true, sent, outcome: undefined, problem: undefined });
+    const outcome = await this.app.sendRaw(session, message, origin);
+    if (this.state.composer.sent === sent) this.setComposer({ sending: false, outcome });
+  }
+
+  private setComposer(patch: Partial<ComposerState>): void {
+    this.set({ composer: { ...this.state.composer, ...patch } });
+  }
+
+  private set(patch: Partial<ActionsState>): void {
+    this.state = { ...this.state, ...patch };
+    this.listeners.forEach((listener) => listener());
+  }
+}

@@ -1,0 +1,13 @@
+'use client';
+/** Hooks for the Tools, Resources and Prompts tabs' own stores (kept apart from use-loupe.ts). */
+import type { MainTab } from './nav-store.ts';
+import type { PromptState } from './prompt-store.ts';
+import type { ResourceState } from './resource-store.ts';
+import { useServices } from './use-loupe.ts';
+import { useStore } from './use-store.ts';
+
+export const useMainTab = (): MainTab => useStore(useServices().nav);
+export const useResourceView = (): ResourceState => useStore(useServices().resourceView);
+export const usePromptView = (): PromptState => useStore(useServices().promptView);
+/** Re-renders when remembered arguments change. */
+export const useArgsVersion = (): number => useStore(useServices().args);

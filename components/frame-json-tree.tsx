@@ -1,0 +1,138 @@
+/**
+ * Pretty JSON with collapsible objects and arrays. Each line reads as JSON (`"key": "value",`),
+ * so what a user copies by hand or a test looks for is the familiar text. Server-supplied
+ * strings go through <Text> (visible control characters, bidi-isolated); never as markup.
+ */
+import { useState, type ReactNode } from 'react';
+import { Text } from './text.tsx';
+
+/** Containers deeper than this start collapsed when the value is big. */
+const BIG_NODES = 1_500;
+const LONG_STRING = 4_000;
+
+function isContainer(value: unknown): value is Record<string, unknown> | unknown[] {
+  return value !== null && typeof value === 'object';
+}
+
+function countNodes(value: unknown, limit: number): number {
+  let n = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0 && n <= limit) {
+    const v = stack.pop();
+    n += 1;
+    if (isContainer(v)) for (const child of Object.values(v)) stack.push(child);
+  }
+  return n;
+}
+
+function Scalar({ value }: { value: unknown }): ReactNode {
+  if (typeof value === 'string') {
+    const shown = value.length > LONG_STRING ? `${value.slice(0, LONG_STRING)}` : value;
+    return (
+      <>
+        <Text className="text-emerald-700 dark:text-emerald-300">{JSON.stringify(shown)}</Text>
+        {shown !== value && <span className="text-zinc-500"> … {value.length - LONG_STRING} more characters (see Raw)</span>}
+      </>
+    );
+  }
+  const color = typeof value === 'number' ? 'text-sky-700 dark:text-sky-300' : 'text-violet-700 dark:text-violet-300';
+  return <span className={color}>{JSON.stringify(value) ?? 'undefined'}</span>;
+}
+
+interface NodeProps {
+  name?: string;
+  value: unknown;
+  path: string;
+  depth: number;
+  last: boolean;
+  collapsed: ReadonlySet<string>;
+  toggle(path: string): void;
+}
+
+function Key({ name }: { name?: string }): ReactNode {
+  if (name === undefined) return null;
+  return (
+    <>
+      <Text className="text-zinc-800 dark:text-zinc-200">{JSON.stringify(name)}</Text>
+      {': '}
+    </>
+  );
+}
+
+function Node({ name, value, path, depth, last, collapsed, toggle }: NodeProps): ReactNode {
+  const indent = { paddingLeft: `${depth * 1.1 + 1}rem` };
+  const comma = last ? '' : ',';
+  if (!isContainer(value)) {
+    return (
+      <div style={indent}>
+        <Key name={name} />
+        <Scalar value={value} />
+        {comma}
+      </div>
+    );
+  }
+  const array = Array.isArray(value);
+  const entries = array ? value.map((v, i) => [String(i), v] as const) : Object.entries(value);
+  const [open, close] = array ? ['[', ']'] : ['{', '}'];
+  if (entries.length === 0) {
+    return (
+      <div style={indent}>
+        <Key name={name} />
+        {open + close + comma}
+      </div>
+    );
+  }
+  const isCollapsed = collapsed.has(path);
+  const what = name === undefined ? 'the message' : name;
+  const button = (
+    <button type="button" aria-expanded={!isCollapsed} aria-label={`${isCollapsed ? 'Expand' : 'Collapse'} ${what}`} onClick={() => toggle(path)} className="absolute -ml-4 w-4 text-zinc-500 hover:text-zinc-900 dark:hover:text-zinc-100">
+      {isCollapsed ? '▸' : '▾'}
+    </button>
+  );
+  if (isCollapsed) {
+    const count = `${entries.length} ${array ? (entries.length === 1 ? 'item' : 'items') : entries.length === 1 ? 'key' : 'keys'}`;
+    return (
+      <div style={indent} className="relative">
+        {button}
+        <Key name={name} />
+        {open}<span className="text-zinc-500">… {count}</span>{close + comma}
+      </div>
+    );
+  }
+  return (
+    <>
+      <div style={indent} className="relative">
+        {button}
+        <Key name={name} />
+        {open}
+      </div>
+      {entries.map(([key, child], i) => (
+        <Node key={key} name={array ? undefined : key} value={child} path={`${path}/${key}`} depth={depth + 1} last={i === entries.length - 1} collapsed={collapsed} toggle={toggle} />
+      ))}
+      <div style={indent}>{close + comma}</div>
+    </>
+  );
+}
+
+/** Paths of containers below `depth` (collapsed at first when the value is big). */
+function deepPaths(value: unknown, depth: number, path = '', out: string[] = []): string[] {
+  if (!isContainer(value)) return out;
+  if (depth <= 0 && path !== '') out.push(path);
+  for (const [key, child] of Object.entries(value)) deepPaths(child, depth - 1, `${path}/${key}`, out);
+  return out;
+}
+
+export function FrameJsonTree({ value }: { value: unknown }): ReactNode {
+  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(() => new Set(countNodes(value, BIG_NODES) > BIG_NODES ? deepPaths(value, 2) : []));
+  const toggle = (path: string) =>
+    setCollapsed((set) => {
+      const next = new Set(set);
+      if (!next.delete(path)) next.add(path);
+      return next;
+    });
+  return (
+    <div className="whitespace-pre-wrap break-words font-mono text-xs leading-5 [unicode-bidi:plaintext]">
+      <Node value={value} path="" depth={0} last collapsed={collapsed} toggle={toggle} />
+    </div>
+  );
+}

@@ -1,0 +1,262 @@
+/**
+ * The trace of one session as history rows, built incrementally: appending a batch of events
+ * costs that batch, not the whole trace (a flood of 10,000 frames a second must not re-pair
+ * 100,000 frames per batch, which is how other inspectors freeze). It pairs requests with their
+ * responses (latency), follows cancellations, and marks protocol violations where they happen.
+ *
+ * Pairing rules as in trace.ts: ids are scoped per direction and compared with their type.
+ */
+import { eventKindLabel, summarise, type HistoryRow } from './trace.ts';
+import { cancelledRequestId, capabilityViolation, frameViolations, parseFrame, requiredCapabilities, type Violation } from './trace-violations.ts';
+import type { ClientCapabilityChoice, FrameEvent, HttpEvent, RequestId, StderrEvent, TraceEvent } from './wire.ts';
+
+/** Stderr text kept for the stderr stream (the rows keep every chunk too, within the event cap). */
+const STDERR_KEEP_CHARS = 64 * 1024;
+
+function keyOf(requestDir: FrameEvent['dir'], id: RequestId): string {
+  return `${requestDir}\u0000${typeof id}\u0000${String(id)}`;
+}
+
+function opposite(dir: FrameEvent['dir']): FrameEvent['dir'] {
+  return dir === 'out' ? 'in' : 'out';
+}
+
+function addViolation(row: HistoryRow, violation: Violation): void {
+  (row.violations ??= []).push(violation);
+}
+
+function httpRow(base: HistoryRow, event: HttpEvent): HistoryRow {
+  const sse = event.contentType?.includes('text/event-stream') === true && event.status !== undefined && event.status < 300;
+  const summary = `${sse ? 'SSE stream opened: ' : ''}${summarise(event)}${event.contentType ? ` (${event.contentType.split(';')[0]})` : ''}`;
+  const httpSessionId = event.responseHeaders?.['mcp-session-id'] ?? event.requestHeaders['mcp-session-id'];
+  const isError = event.error !== undefined || (event.status !== undefined && event.status >= 400);
+  return { ...base, summary, latencyMs: event.durationMs, size: event.bodySize, httpSessionId, isError: isError || undefined };
+}
+
+function firstLine(text: string): string {
+  const trimmed = text.replace(/\n+$/, '');
+  const newline = trimmed.indexOf('\n');
+  return newline < 0 ? trimmed : `${trimmed.slice(0, newline)} … (${trimmed.split('\n').length} lines)`;
+}
+
+/** A row for an event that is not a frame. */
+function otherRow(event: Exclude<TraceEvent, FrameEvent>): HistoryRow {
+  const base: HistoryRow = { seq: event.seq, ts: event.ts, kind: eventKindLabel(event), event };
+  switch (event.kind) {
+    case 'http':
+      return httpRow(base, event);
+    case 'noise':
+      return { ...base, dir: 'in', size: event.text.length, summary: event.text, violations: [{ code: 'stdout-noise', message: 'A line on stdout that is not JSON-RPC (stdout is reserved for protocol messages).' }] };
+    case 'stderr':
+      return { ...base, size: event.text.length, summary: firstLine(event.text) };
+    case 'exit':
+      return { ...base, summary: summarise(event), isError: event.code !== 0 || event.signal !== null || undefined };
+    case 'transport':
+      return { ...base, summary: summarise(event), isError: event.level === 'error' || undefined };
+  }
+}
+
+export interface AppendResult {
+  /** New rows, in order. */
+  added: HistoryRow[];
+  /** Earlier rows whose pairing, cancellation or error state changed. */
+  touched: HistoryRow[];
+}
+
+export class TraceIndex {
+  /** Every row, oldest first (stderr chunks included: they are a kind of their own). */
+  readonly rows: HistoryRow[] = [];
+  /** Bumped on every change, so that views of mutable rows know to redraw. */
+  version = 0;
+  /** Rows per method (a response counts for its request's method). */
+  readonly methods = new Map<string, number>();
+  /** Rows with at least one violation. */
+  violationRows = 0;
+  /** Events appended so far (also those trimmed away since). */
+  total = 0;
+  private readonly open = new Map<string, HistoryRow>();
+  private readonly answered = new Map<string, HistoryRow>();
+  private readonly cancelled = new Map<string, number>();
+  private stderrChunks: StderrEvent[] = [];
+  private stderrChars = 0;
+  private stderrTrimmed = 0;
+  /** False when the trace did not start at seq 1: a request may be missing, so "unknown id" is hedged. */
+  private complete = true;
+
+  constructor(private readonly clientCapabilities?: ClientCapabilityChoice) {}
+
+  static from(events: readonly TraceEvent[], clientCapabilities?: ClientCapabilityChoice): TraceIndex {
+    const index = new TraceIndex(clientCapabilities);
+    index.append(events);
+    return index;
+  }
+
+  get lastSeq(): number {
+    return this.rows.length === 0 ? 0 : this.rows[this.rows.length - 1].seq;
+  }
+
+  append(events: readonly TraceEvent[]): AppendResult {
+    const added: HistoryRow[] = [];
+    const touched: HistoryRow[] = [];
+    if (this.total === 0 && events.length > 0 && events[0].seq > 1) this.complete = false;
+    for (const event of events) {
+      this.total += 1;
+      const row = event.kind === 'frame' ? this.frameRow(event, touched) : otherRow(event);
+      if (event.kind === 'stderr') this.keepStderr(event);
+      if (row.method !== undefined) this.methods.set(row.method, (this.methods.get(row.method) ?? 0) + 1);
+      if (row.violations) this.violationRows += 1;
+      this.rows.push(row);
+      added.push(row);
+    }
+    if (added.length > 0 || touched.length > 0) this.version += 1;
+    return { added, touched };
+  }
+
+  /** Drop rows older than `seq` (the tab's event cap let them go); returns how many. */
+  trimBefore(seq: number): number {
+    let n = 0;
+    while (n < this.rows.length && this.rows[n].seq < seq) n += 1;
+    if (n === 0) return 0;
+    for (const row of this.rows.slice(0, n)) {
+      if (row.method !== undefined) {
+        const left = (this.methods.get(row.method) ?? 1) - 1;
+        if (left > 0) this.methods.set(row.method, left);
+        else this.methods.delete(row.method);
+      }
+      if (row.violations) this.violationRows -= 1;
+    }
+    this.rows.splice(0, n);
+    this.complete = false;
+    if (this.answered.size > this.rows.length) {
+      for (const [key, row] of this.answered) if (row.seq < seq) this.answered.delete(key);
+    }
+    this.version += 1;
+    return n;
+  }
+
+  /** The server's stderr as one text (the last 64 KiB), and how many characters were let go. */
+  stderr(): { text: string; trimmed: number } {
+    const text = this.stderrChunks.map((chunk) => chunk.text).join('');
+    const over = Math.max(0, text.length - STDERR_KEEP_CHARS);
+    return { text: text.slice(over), trimmed: this.stderrTrimmed + over };
+  }
+
+  /** The row with this seq (binary search: rows are in seq order). */
+  find(seq: number): HistoryRow | undefined {
+    let lo = 0;
+    let hi = this.rows.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const at = this.rows[mid].seq;
+      if (at === seq) return this.rows[mid];
+      if (at < seq) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return undefined;
+  }
+
+  private keepStderr(event: StderrEvent): void {
+    this.stderrChunks.push(event);
+    this.stderrChars += event.text.length;
+    while (this.stderrChunks.length > 1 && this.stderrChars - this.stderrChunks[0].text.length >= STDERR_KEEP_CHARS) {
+      const gone = this.stderrChunks.shift() as StderrEvent;
+      this.stderrChars -= gone.text.length;
+      this.stderrTrimmed += gone.text.length;
+    }
+  }
+
+  private frameRow(event: FrameEvent, touched: HistoryRow[]): HistoryRow {
+    const row: HistoryRow = { seq: event.seq, ts: event.ts, kind: event.rpc, event, dir: event.dir, method: event.method, id: event.id, size: event.size, origin: event.origin };
+    for (const violation of frameViolations(event)) addViolation(row, violation);
+    if (event.rpc === 'error') row.isError = true;
+    switch (event.rpc) {
+      case 'request':
+        this.request(row, event);
+        break;
+      case 'response':
+      case 'error':
+        this.response(row, event, touched);
+        break;
+      case 'notification':
+        this.notification(event, touched);
+        break;
+      default:
+        break;
+    }
+    return row;
+  }
+
+  private request(row: HistoryRow, event: FrameEvent): void {
+    if (event.id === undefined || event.method?.startsWith('notifications/')) return;
+    const key = keyOf(event.dir, event.id);
+    if (this.open.has(key) || this.answered.has(key)) {
+      addViolation(row, { code: 'reused-id', message: `The id ${JSON.stringify(event.id)} was already used by an earlier request in this session.` });
+    }
+    this.answered.delete(key);
+    this.cancelled.delete(key);
+    row.pending = true;
+    this.open.set(key, row);
+    if (event.dir === 'in' && this.clientCapabilities && event.method !== undefined && requiredCapabilities(event.method, undefined)) {
+      const violation = capabilityViolation(event.method, parseFrame(event.raw), this.clientCapabilities);
+      if (violation) addViolation(row, violation);
+    }
+  }
+
+  private response(row: HistoryRow, event: FrameEvent, touched: HistoryRow[]): void {
+    if (event.id === undefined) {
+      row.unmatched = true;
+      return;
+    }
+    if (event.rpc === 'response' && event.raw.includes('"isError":true')) row.isError = true;
+    const key = keyOf(opposite(event.dir), event.id);
+    const request = this.open.get(key);
+    if (request) {
+      this.open.delete(key);
+      this.answered.set(key, request);
+      this.link(request, row);
+      touched.push(request);
+      const cancelSeq = this.cancelled.get(key);
+      if (cancelSeq !== undefined) {
+        addViolation(row, { code: 'late-response', message: `A response to request #${request.seq} after it was cancelled (#${cancelSeq}); the receiver of a cancellation should not respond.` });
+      }
+      return;
+    }
+    row.unmatched = true;
+    const earlier = this.answered.get(key);
+    if (earlier) {
+      row.method = earlier.method;
+      row.partner = earlier;
+      row.partnerSeq = earlier.seq;
+      addViolation(row, { code: 'duplicate-response', message: `Request #${earlier.seq} (id ${JSON.stringify(event.id)}) was already answered by #${earlier.partnerSeq}.` });
+      return;
+    }
+    const hedge = this.complete ? '' : ' (it may be older than the kept trace)';
+    addViolation(row, { code: 'unknown-id', message: `No request with the id ${JSON.stringify(event.id)} was sent${hedge}.` });
+  }
+
+  private link(request: HistoryRow, response: HistoryRow): void {
+    const latencyMs = Math.max(0, response.ts - request.ts);
+    request.pending = undefined;
+    request.partner = response;
+    request.partnerSeq = response.seq;
+    request.latencyMs = latencyMs;
+    if (response.isError) request.isError = true;
+    response.partner = request;
+    response.partnerSeq = request.seq;
+    response.latencyMs = latencyMs;
+    if (response.method === undefined) response.method = request.method;
+  }
+
+  /** `notifications/cancelled` marks the request it names (sent earlier by the same side). */
+  private notification(event: FrameEvent, touched: HistoryRow[]): void {
+    const id = cancelledRequestId(event);
+    if (id === undefined) return;
+    const key = keyOf(event.dir, id);
+    this.cancelled.set(key, event.seq);
+    const request = this.open.get(key);
+    if (!request) return;
+    request.cancelled = true;
+    request.pending = undefined;
+    touched.push(request);
+  }
+}

@@ -1,0 +1,212 @@
+/**
+ * Traces as JSON Lines (README.md, "Trace files"): a first line describing the session, then one
+ * trace event per line, exactly as on the wire (lib/wire.ts TraceEventSchema) plus a `meta`
+ * object with what Loupe derived (pairing, latency, violations). Readers may ignore `meta`; Loupe
+ * recomputes it on import, so an imported trace looks the same as the live one did.
+ *
+ * Secrets: HTTP header values in `http` events are masked by the proxy already; the session's
+ * config has the env values and header values the user marked secret replaced by a mask, and
+ * (optionally) those values are also replaced wherever they appear in the events' text.
+ */
+import { z } from 'zod';
+import type { ServerConfig } from './server-config-types.ts';
+import type { HistoryRow } from './trace.ts';
+import { TraceEventSchema, type SessionInfo, type TraceEvent, type TraceStats } from './wire.ts';
+
+export const TRACE_FORMAT = 'mcp-loupe-trace';
+export const TRACE_FORMAT_VERSION = 1;
+
+/** Names that usually hold secrets: pre-marked in the export form. */
+const SECRET_NAME = /key|token|secret|passw|pwd|auth|credential|cookie|session|private|signature/i;
+
+export function looksSecret(name: string): boolean {
+  return SECRET_NAME.test(name);
+}
+
+export function mask(value: string): string {
+  return `•••• (${value.length} chars, masked)`;
+}
+
+/** What the user chose to hide. */
+export interface SecretChoice {
+  /** Env variable names of a stdio config whose values are masked. */
+  env: readonly string[];
+  /** Header names of an HTTP config whose values are masked (case-insensitive). */
+  headers: readonly string[];
+  /** Also replace those values wherever they occur in the events' text. */
+  redactInEvents: boolean;
+}
+
+/** The names a config could hide, each with whether it looks secret. */
+export function secretCandidates(config: ServerConfig): { env: { name: string; suggested: boolean }[]; headers: { name: string; suggested: boolean }[] } {
+  const names = (record: Record<string, string>) => Object.keys(record).map((name) => ({ name, suggested: looksSecret(name) }));
+  return config.kind === 'stdio' ? { env: names(config.env), headers: [] } : { env: [], headers: names(config.headers) };
+}
+
+export function defaultSecretChoice(config: ServerConfig): SecretChoice {
+  const found = secretCandidates(config);
+  return { env: found.env.filter((e) => e.suggested).map((e) => e.name), headers: found.headers.filter((h) => h.suggested).map((h) => h.name), redactInEvents: true };
+}
+
+function maskRecord(record: Record<string, string>, marked: readonly string[], ignoreCase: boolean): Record<string, string> {
+  const set = new Set(marked.map((n) => (ignoreCase ? n.toLowerCase() : n)));
+  return Object.fromEntries(Object.entries(record).map(([name, value]) => [name, set.has(ignoreCase ? name.toLowerCase() : name) ? mask(value) : value]));
+}
+
+export function maskConfig(config: ServerConfig, secrets: SecretChoice): ServerConfig {
+  return config.kind === 'stdio' ? { ...config, env: maskRecord(config.env, secrets.env, false) } : { ...config, headers: maskRecord(config.headers, secrets.headers, true) };
+}
+
+/** The secret values themselves (only those long enough to be worth replacing in text). */
+export function secretValues(config: ServerConfig, secrets: SecretChoice): string[] {
+  const pick = (record: Record<string, string>, marked: readonly string[], ignoreCase: boolean) => {
+    const set = new Set(marked.map((n) => (ignoreCase ? n.toLowerCase() : n)));
+    return Object.entries(record).filter(([name]) => set.has(ignoreCase ? name.toLowerCase() : name)).map(([, value]) => value);
+  };
+  const values = config.kind === 'stdio' ? pick(config.env, secrets.env, false) : pick(config.headers, secrets.headers, true);
+  return [...new Set(values.filter((v) => v.length >= 4))].sort((a, b) => b.length - a.length);
+}
+
+function redact(text: string, values: readonly string[]): string {
+  let out = text;
+  for (const value of values) if (out.includes(value)) out = out.split(value).join(mask(value));
+  return out;
+}
+
+function redactEvent(event: TraceEvent, values: readonly string[]): TraceEvent {
+  if (values.length === 0) return event;
+  switch (event.kind) {
+    case 'frame': {
+      const raw = redact(event.raw, values);
+      return raw === event.raw ? event : { ...event, raw };
+    }
+    case 'noise':
+    case 'stderr':
+      return { ...event, text: redact(event.text, values) };
+    case 'transport':
+      return { ...event, message: redact(event.message, values) };
+    case 'http':
+      return { ...event, url: redact(event.url, values) };
+    default:
+      return event;
+  }
+}
+
+export interface TraceHeader {
+  format: typeof TRACE_FORMAT;
+  version: number;
+  exportedAt: string;
+  exportedBy: string;
+  session: Omit<SessionInfo, 'error'> & { error?: SessionInfo['error'] };
+  /** Names whose values are masked in `session.config` (and, when `redactedInEvents`, in the events). */
+  secrets: { env: string[]; headers: string[]; redactedInEvents: boolean };
+  /** Set when only the rows a filter let through were exported. */
+  filter?: unknown;
+  stats: { kept: number; dropped: number; exported: number };
+}
+
+export interface ExportInput {
+  session: SessionInfo;
+  stats?: TraceStats;
+  /** The rows to export, in order (their events are written; `meta` comes from the row). */
+  rows: readonly HistoryRow[];
+  secrets: SecretChoice;
+  filter?: unknown;
+  exportedBy: string;
+  now?: Date;
+}
+
+function metaOf(row: HistoryRow): Record<string, unknown> | undefined {
+  const meta: Record<string, unknown> = {};
+  if (row.event.kind === 'frame' && row.method !== undefined && row.event.method === undefined) meta.method = row.method;
+  if (row.partnerSeq !== undefined) meta.partnerSeq = row.partnerSeq;
+  if (row.latencyMs !== undefined && row.event.kind === 'frame') meta.latencyMs = row.latencyMs;
+  if (row.pending) meta.pending = true;
+  if (row.cancelled) meta.cancelled = true;
+  if (row.unmatched) meta.unmatched = true;
+  if (row.violations) meta.violations = row.violations;
+  return Object.keys(meta).length > 0 ? meta : undefined;
+}
+
+/** The whole file: header line, then one line per row's event. Ends with a newline. */
+export function exportTrace(input: ExportInput): string {
+  const { session, rows, secrets } = input;
+  const values = secrets.redactInEvents ? secretValues(session.config, secrets) : [];
+  const header: TraceHeader = {
+    format: TRACE_FORMAT,
+    version: TRACE_FORMAT_VERSION,
+    exportedAt: (input.now ?? new Date()).toISOString(),
+    exportedBy: input.exportedBy,
+    session: { ...session, config: maskConfig(session.config, secrets), pid: undefined },
+    secrets: { env: [...secrets.env], headers: [...secrets.headers], redactedInEvents: secrets.redactInEvents },
+    ...(input.filter === undefined ? {} : { filter: input.filter }),
+    stats: { kept: input.stats?.kept ?? rows.length, dropped: input.stats?.dropped ?? 0, exported: rows.length },
+  };
+  const lines = [JSON.stringify(header)];
+  for (const row of rows) {
+    const meta = metaOf(row);
+    const event = redactEvent(row.event, values);
+    lines.push(JSON.stringify(meta ? { ...event, meta } : event));
+  }
+  return lines.join('\n') + '\n';
+}
+
+const HeaderSchema = z.looseObject({
+  format: z.literal(TRACE_FORMAT),
+  version: z.number(),
+  exportedAt: z.string().optional(),
+  session: z.looseObject({ id: z.string() }),
+});
+
+export interface ImportedTrace {
+  header: TraceHeader;
+  events: TraceEvent[];
+  /** Lines that could not be read (line numbers from 1), at most 20 listed. */
+  problems: { line: number; error: string }[];
+  problemCount: number;
+}
+
+function readHeader(line: string | undefined): { ok: true; header: TraceHeader } | { ok: false; error: string } {
+  let data: unknown;
+  try {
+    data = JSON.parse(line ?? '');
+  } catch {
+    return { ok: false, error: 'The first line is not JSON: this is not a Loupe trace (JSON Lines with a header line).' };
+  }
+  const parsed = HeaderSchema.safeParse(data);
+  if (!parsed.success) return { ok: false, error: `The first line is not a Loupe trace header (expected "format": "${TRACE_FORMAT}").` };
+  if (parsed.data.version > TRACE_FORMAT_VERSION) return { ok: false, error: `Trace format version ${parsed.data.version} is newer than this Loupe reads (${TRACE_FORMAT_VERSION}).` };
+  return { ok: true, header: parsed.data as unknown as TraceHeader };
+}
+
+function readEvent(line: string): { ok: true; event: TraceEvent } | { ok: false; error: string } {
+  let data: unknown;
+  try {
+    data = JSON.parse(line);
+  } catch {
+    return { ok: false, error: 'not JSON' };
+  }
+  if (data !== null && typeof data === 'object') delete (data as { meta?: unknown }).meta;
+  const parsed = TraceEventSchema.safeParse(data);
+  return parsed.success ? { ok: true, event: parsed.data } : { ok: false, error: parsed.error.issues[0]?.message ?? 'not a trace event' };
+}
+
+/** Read a JSONL trace. Bad event lines are skipped and counted; a bad header fails the whole file. */
+export function parseTrace(text: string): { ok: true; trace: ImportedTrace } | { ok: false; error: string } {
+  const lines = text.split(/\r?\n/);
+  const first = lines.findIndex((l) => l.trim() !== '');
+  const header = readHeader(lines[first]);
+  if (!header.ok) return header;
+  const events: TraceEvent[] = [];
+  const problems: { line: number; error: string }[] = [];
+  let problemCount = 0;
+  for (let i = first + 1; i < lines.length; i += 1) {
+    if (lines[i].trim() === '') continue;
+    const read = readEvent(lines[i]);
+    if (read.ok) events.push(read.event);
+    else if (++problemCount <= 20) problems.push({ line: i + 1, error: read.error });
+  }
+  // The index needs trace order; a hand-edited file may not keep it.
+  if (events.some((e, i) => i > 0 && e.seq <= events[i - 1].seq)) events.sort((a, b) => a.seq - b.seq);
+  return { ok: true, trace: { header: header.header, events, problems, problemCount } };
+}
