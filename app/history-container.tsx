@@ -115,7 +115,7 @@ export function HistoryContainer(): ReactNode {
         onPing={() => live && void traceActions.ping(live)}
       />
       {exportOpen && <ExportPanel view={view} onClose={() => setExportOpen(false)} />}
-      <section aria-label="History" className="grid gap-3 2xl:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+      <section aria-label="History" className="grid gap-3 2xl:grid-cols-[minmax(0,1fr)_24rem]">
         <div className="min-w-0 space-y-2">
           <HistoryToolbar filter={filter} methods={methods} shown={rows.length} total={index.rows.length} violations={index.violationRows} onFilter={(patch) => trace.setFilter(patch)} onReset={() => trace.resetFilter()} />
           {index.rows.length === 0 ? (

@@ -11,7 +11,7 @@ import { HistoryContainer } from './history-container.tsx';
 import { createServices, startServices } from './loupe-services.ts';
 import { NotificationsContainer } from './notifications-container.tsx';
 import { PendingContainer } from './pending-container.tsx';
-import { TasksContainer } from './tasks-container.tsx';
+import { TasksContainer, useActiveTaskCount } from './tasks-container.tsx';
 import { ToolsContainer } from './tools-container.tsx';
 import { LoupeContext, useLoupeSelector, usePromptList, useResourceList, useServices, useTheme, useToolList } from './use-loupe.ts';
 import { useMainTab } from './use-primitives.ts';
@@ -57,13 +57,14 @@ function MainTabs(): ReactNode {
   const tools = useToolList();
   const resources = useResourceList();
   const prompts = usePromptList();
+  const activeTasks = useActiveTaskCount();
   const tabs: TabSpec<TabId>[] = [
     { id: 'tools', label: 'Tools', count: tools.status === 'done' ? tools.items.length : undefined },
     { id: 'resources', label: 'Resources', count: resources.status === 'done' ? resources.items.length : undefined },
     { id: 'prompts', label: 'Prompts', count: prompts.status === 'done' ? prompts.items.length : undefined },
     { id: 'history', label: 'History' },
     { id: 'notifications', label: 'Notifications' },
-    { id: 'tasks', label: 'Tasks' },
+    { id: 'tasks', label: 'Tasks', count: activeTasks > 0 ? activeTasks : undefined },
   ];
   const Panel = tab === 'tools' ? undefined : PANELS[tab];
   return (

@@ -2,7 +2,7 @@
 /** The Tasks tab: the current session's tasks, listed once when the tab opens. */
 import { useEffect, type ReactNode } from 'react';
 import { TasksView, type TaskRow } from '@/components/tasks-view.tsx';
-import { serverTaskFeature } from '../lib/tasks.ts';
+import { isTerminal, serverTaskFeature } from '../lib/tasks.ts';
 import { currentSession } from './loupe-state.ts';
 import { useLoupeSelector, useServices, useTasks } from './use-loupe.ts';
 
@@ -34,4 +34,11 @@ export function TasksContainer(): ReactNode {
       onCancel={(taskId) => id !== undefined && void tasks.cancel(id, taskId)}
     />
   );
+}
+
+/** Tasks of the current session that have not ended (for the tab's count). */
+export function useActiveTaskCount(): number {
+  const state = useTasks();
+  const id = useLoupeSelector((s) => s.current);
+  return state.tasks.filter((t) => t.session === id && !isTerminal(t.info.status)).length;
 }

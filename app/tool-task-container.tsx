@@ -8,6 +8,7 @@ import { RetryAsTask, TaskRun, TaskSwitch } from '@/components/task-run.tsx';
 import { serverRunsToolTasks, taskSupportOf } from '../lib/tasks.ts';
 import type { ToolEntry } from '../lib/tool-schema.ts';
 import type { LoupeServices } from './loupe-services.ts';
+import type { RequestOutcome } from './loupe-store.ts';
 import { currentSession } from './loupe-state.ts';
 import { useCall, useLoupeSelector, useServices, useTasks } from './use-loupe.ts';
 
@@ -25,8 +26,13 @@ export function ToolTaskSwitch({ tool }: { tool: ToolEntry }): ReactNode {
   return <TaskSwitch support={support} checked={tasks.runsAsTask(tool.name, support)} serverRunsTasks={serverRunsToolTasks(capabilities)} onChange={(on) => tasks.setAsTask(tool.name, on)} />;
 }
 
-function errorOf(outcome: { ok: boolean; error?: { message: string; code: string | number } }): string | undefined {
-  return outcome.ok || !outcome.error ? undefined : `${outcome.error.message} (${String(outcome.error.code)})`;
+/** Why a finished call failed: a JSON-RPC error, or a result with `isError: true` (the SDK's McpServer reports a refused call so). */
+function errorOf(outcome: RequestOutcome): string | undefined {
+  if (!outcome.ok) return `${outcome.error.message} (${String(outcome.error.code)})`;
+  const result = outcome.result as { isError?: unknown; content?: unknown } | null;
+  if (result === null || typeof result !== 'object' || result.isError !== true) return undefined;
+  const texts = Array.isArray(result.content) ? result.content.flatMap((b: { type?: unknown; text?: unknown }) => (b?.type === 'text' && typeof b.text === 'string' ? [b.text] : [])) : [];
+  return texts.join(' ') || 'the tool reported an error';
 }
 
 /** The latest run as a task of this tool, and the retry offer after a failed plain call. */

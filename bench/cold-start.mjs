@@ -10,7 +10,7 @@
 import http from 'node:http';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { CLI, LOUPE_NODE_ARGS, ROOT, isMain, URL_PATTERN, machine, median, ms, printTable, requireBuilt, sleep, spawnUntilLine, stop, writeResults } from './lib/common.mjs';
+import { busyWarning, CLI, LOUPE_NODE_ARGS, ROOT, isMain, URL_PATTERN, machine, median, ms, printTable, requireBuilt, sleep, spawnUntilLine, stop, writeResults } from './lib/common.mjs';
 
 const TARGET_MS = 300;
 const POLL_MS = 5;
@@ -102,9 +102,11 @@ async function main() {
   console.log(`\nratio Loupe / baseline (medians): ${ratio.toFixed(2)}×   added: ${ms(l.median - b.median)}`);
   console.log(`target: Loupe median ≤ ${TARGET_MS} ms (official inspector 2.12.0: 497 ms, MCPJam: 2,206 ms)`);
   console.log(`meets target: ${meets ? 'yes' : 'no'}`);
+  if (busyWarning()) console.log(busyWarning());
 
   const file = writeResults('cold-start', {
     machine: machine(),
+    busy: busyWarning() || undefined,
     uiBuilt,
     measured: uiBuilt ? 'spawn → first HTTP 200 on GET /' : 'spawn → first HTTP response on GET / (UI not built)',
     runs,

@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { BenchWireClient } from './lib/wire-client.mjs';
-import { ROOT, URL_PATTERN, isMain, machine, ms, printTable, requireBuilt, serverEverything, spawnUntilLine, startLoupe, stop, summarize, writeResults } from './lib/common.mjs';
+import { busyWarning, ROOT, URL_PATTERN, isMain, machine, ms, printTable, requireBuilt, serverEverything, spawnUntilLine, startLoupe, stop, summarize, writeResults } from './lib/common.mjs';
 
 const TARGET_RATIO = 1.5;
 const WARMUP = 20;
@@ -129,9 +129,11 @@ async function main() {
   console.log(`\nratio of medians Loupe / direct: ${ratio.toFixed(2)}×   added per call: ${ms(l.median - d.median, 3)} (median), ${ms(l.mean - d.mean, 3)} (mean)`);
   console.log(`target: ratio of medians ≤ ${TARGET_RATIO}× (official inspector: about 6×, +1.8 ms a call)`);
   console.log(`meets target: ${meets ? 'yes' : 'no'}`);
+  if (busyWarning()) console.log(busyWarning());
 
   const file = writeResults('echo-latency', {
     machine: machine(),
+    busy: busyWarning() || undefined,
     warmup: WARMUP,
     blocks: BLOCKS,
     callsPerBlock: CALLS_PER_BLOCK,

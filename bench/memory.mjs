@@ -18,7 +18,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BenchWireClient } from './lib/wire-client.mjs';
-import { ROOT, isMain, machine, mb, median, printTable, requireBuilt, sampleRss, serverEverything, sleep, spawnUntilLine, startLoupe, stop, writeResults } from './lib/common.mjs';
+import { busyWarning, ROOT, isMain, machine, mb, median, printTable, requireBuilt, sampleRss, serverEverything, sleep, spawnUntilLine, startLoupe, stop, writeResults } from './lib/common.mjs';
 
 const TARGET_RATIO = 1.15;
 const SETTLE_MS = 3_000;
@@ -141,9 +141,11 @@ async function main() {
   console.log(`\nratio Loupe / baseline (${SETTLE_MS / 1000} s figure): ${ratio.toFixed(3)}×   added: ${mb(l - b)}`);
   console.log(`target: ratio ≤ ${TARGET_RATIO}× (official inspector's process: 110–128 MB)`);
   console.log(`meets target: ${meets ? 'yes' : 'no'}`);
+  if (busyWarning()) console.log(busyWarning());
 
   const file = writeResults('memory', {
     machine: machine(),
+    busy: busyWarning() || undefined,
     settleMs: SETTLE_MS,
     samples: SAMPLES,
     rounds,

@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { RESULTS_DIR, machine, mb, printTable, requireBuilt } from './lib/common.mjs';
+import { RESULTS_DIR, busyWarning, machine, mb, printTable, requireBuilt } from './lib/common.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const BENCHES = [
@@ -65,7 +65,9 @@ for (const bench of BENCHES) {
   const result = JSON.parse(readFileSync(path.join(RESULTS_DIR, `${bench.name}.json`), 'utf8'));
   rows.push([...bench.row(result), result.meetsTarget ? 'yes' : 'no']);
 }
+const warning = busyWarning();
 printTable(`Summary (${((Date.now() - started) / 1000).toFixed(0)} s, load average at end ${machine().loadavg?.join(' ') ?? 'n/a'})`, rows);
+if (warning) console.log(`\n${warning}`);
 if (failed.length > 0) {
   console.error(`\nbench: could not run: ${failed.join(', ')}`);
   process.exit(1);

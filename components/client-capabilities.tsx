@@ -23,7 +23,7 @@ export function CapabilityFields({ choice, timeout, onChoice, onTimeout }: Capab
     <details className="rounded-md border border-zinc-200 p-2 text-sm dark:border-zinc-700">
       <summary className="cursor-pointer text-xs font-medium text-zinc-600 dark:text-zinc-300">Client capabilities ({declaredList(choice).length} declared)</summary>
       <fieldset className="mt-2">
-        <legend className="sr-only">Client capabilities</legend>
+        <legend className="sr-only">Declare on connect</legend>
         <div className="grid grid-cols-2 gap-x-3 gap-y-1">
           {CHOICES.map((c) => (
             <label key={c.key} className={`flex items-center gap-1.5 ${c.parent ? 'pl-4' : ''}`}>

@@ -24,7 +24,7 @@ export interface HistoryTableProps {
 }
 
 export const ROW_HEIGHT = 26;
-const COLUMNS = 'grid grid-cols-[4.5rem_6.5rem_2.75rem_7rem_minmax(9rem,1fr)_6rem_4.5rem_5rem_minmax(5rem,13rem)]';
+const COLUMNS = 'grid grid-cols-[3.5rem_6.75rem_2.75rem_6.5rem_minmax(8rem,1fr)_5rem_4rem_4.5rem_minmax(6rem,12rem)]';
 
 const KIND_COLORS: Record<string, string> = {
   request: 'text-sky-700 dark:text-sky-300',
@@ -45,6 +45,7 @@ export function clockTime(ts: number): string {
 function Latency({ row }: { row: HistoryRow }): ReactNode {
   if (row.latencyMs !== undefined) return formatDuration(row.latencyMs);
   if (row.cancelled) return <span className="text-amber-600 dark:text-amber-400">cancelled</span>;
+  if (row.unanswered) return <span className="text-zinc-500" title="The connection was replaced before an answer came">no answer</span>;
   if (row.pending) return <span className="animate-pulse text-sky-600 dark:text-sky-400">pending</span>;
   if (row.unmatched) return <span className="text-amber-600 dark:text-amber-400" title="No matching request">unmatched</span>;
   return null;
@@ -144,7 +145,7 @@ export function HistoryTable({ rows, version, folded, selectedSeq, scrollToken, 
         role="table"
         label="Frames"
         ariaRowCount={rows.length + 1}
-        className="min-w-[56rem] font-mono text-xs focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-500/40"
+        className="min-w-[46rem] font-mono text-xs focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-500/40"
         renderRow={(i) => <Row key={rows[i].seq} row={rows[i]} index={i} folded={folded} selected={rows[i].seq === selectedSeq} onSelect={() => onSelect(rows[i].seq)} />}
       />
     </div>

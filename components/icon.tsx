@@ -20,3 +20,14 @@ export function IconImage({ icons, size = 20, showUrl = false }: { icons: readon
     </span>
   );
 }
+
+/** A line saying why an icon is not drawn, with its URL as text (for headers, where there is room). */
+export function IconNote({ icons }: { icons: readonly IconView[] }): ReactNode {
+  const icon = icons[0];
+  if (icon === undefined || icon.kind === 'image') return null;
+  return (
+    <p className="break-all text-[11px] text-zinc-500 dark:text-zinc-400">
+      Icon not shown (<Text>{icon.reason}</Text>): <Text className="font-mono">{icon.src.slice(0, 500)}</Text>
+    </p>
+  );
+}

@@ -48,7 +48,7 @@ function HtmlBody({ text, name }: { text: string; name: string }): ReactNode {
   return (
     <div className="mt-1 space-y-1">
       <div className="flex flex-wrap items-center gap-2 text-xs text-zinc-500">
-        <Views views={['Source', 'Preview'] as const} value={view} onChange={setView} label="HTML view" />
+        <Views<'Source' | 'Preview'> views={['Source', 'Preview']} value={view} onChange={setView} label="HTML view" />
         {view === 'Preview' && <span>Sandboxed: no scripts run, nothing is loaded.</span>}
       </div>
       {view === 'Source' ? <TextView text={text} filename={name} mimeType="text/html" /> : (
@@ -62,7 +62,7 @@ function MarkdownBody({ text, name }: { text: string; name: string }): ReactNode
   const [view, setView] = useState<'Rendered' | 'Source'>(text.length > 512 * 1024 ? 'Source' : 'Rendered');
   return (
     <div className="mt-1 space-y-1">
-      <Views views={['Rendered', 'Source'] as const} value={view} onChange={setView} label="Markdown view" />
+      <Views<'Rendered' | 'Source'> views={['Rendered', 'Source']} value={view} onChange={setView} label="Markdown view" />
       {view === 'Rendered' ? <div className="max-h-[36rem] overflow-auto rounded border border-zinc-200 p-2 dark:border-zinc-700"><MarkdownView text={text} /></div> : <TextView text={text} filename={name} mimeType="text/markdown" />}
     </div>
   );

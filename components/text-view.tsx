@@ -3,18 +3,18 @@
  * with a 20 MB result), the rest on request or as a download. JSON is detected and pretty-printed,
  * with a switch back to the raw text.
  */
-import { useId, useMemo, useState, type ReactNode } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { prettyJson } from '../lib/tool-result.ts';
 import { formatSize } from '../lib/trace.ts';
 import { downloadData } from './download.ts';
-import { Pre, visibleText } from './text.tsx';
+import { Pre } from './text.tsx';
+import { TextWindow } from './text-window.tsx';
 import { buttonClass } from './ui.tsx';
 
 /** Characters drawn at first. */
 export const TEXT_PREVIEW = 64 * 1024;
-/** Above this, "show all" uses a read-only text area (far cheaper to lay out than a <pre>). */
-const AREA_ABOVE = 1024 * 1024;
-const STEP = 1024 * 1024;
+/** Above this, "show all" draws a window of lines at a time (a <pre> of megabytes takes seconds to lay out). */
+const WINDOW_ABOVE = 256 * 1024;
 
 const small = `${buttonClass} !px-2 !py-0.5 !text-xs`;
 
@@ -38,33 +38,24 @@ function Switch({ pretty, onPretty }: { pretty: boolean; onPretty(on: boolean): 
 }
 
 export function TextView({ text, filename, mimeType = 'text/plain', className = '' }: TextViewProps): ReactNode {
-  const areaId = useId();
   const json = useMemo(() => (looksLikeJson(text) ? prettyJson(text) : undefined), [text]);
   const [pretty, setPretty] = useState(true);
-  const [limit, setLimit] = useState(TEXT_PREVIEW);
+  const [all, setAll] = useState(false);
   const shown = json !== undefined && pretty ? json : text;
-  const cut = shown.length > limit;
-  const huge = limit >= shown.length && shown.length > AREA_ABOVE;
+  const cut = !all && shown.length > TEXT_PREVIEW;
   const size = useMemo(() => (text.length > TEXT_PREVIEW ? new Blob([text]).size : text.length), [text]);
   return (
     <div className={`rounded-md border border-zinc-200 dark:border-zinc-700 ${className}`}>
       {(json !== undefined || text.length > TEXT_PREVIEW) && (
         <div className="flex flex-wrap items-center gap-2 border-b border-zinc-200 px-2 py-1 text-xs text-zinc-500 dark:border-zinc-700 dark:text-zinc-400">
           {json !== undefined && <><span>JSON</span><Switch pretty={pretty} onPretty={setPretty} /></>}
-          {cut && <span>Showing the first {formatSize(limit)} of {formatSize(size)}.</span>}
-          {cut && <button type="button" className={small} onClick={() => setLimit(limit + STEP)}>Show more</button>}
-          {cut && <button type="button" className={small} onClick={() => setLimit(Number.MAX_SAFE_INTEGER)}>Show all</button>}
+          {cut && <span>Showing the first {formatSize(TEXT_PREVIEW)} of {formatSize(size)}.</span>}
+          {cut && <button type="button" className={small} onClick={() => setAll(true)}>Show all</button>}
+          {all && shown.length > TEXT_PREVIEW && <button type="button" className={small} onClick={() => setAll(false)}>Show less</button>}
           {text.length > TEXT_PREVIEW && <button type="button" className={small} onClick={() => downloadData(text, filename, mimeType)}>Download</button>}
         </div>
       )}
-      {huge ? (
-        <>
-          <label htmlFor={areaId} className="sr-only">Full text</label>
-          <textarea id={areaId} readOnly value={visibleText(shown)} rows={24} className="block w-full resize-y bg-transparent p-2 font-mono text-xs" />
-        </>
-      ) : (
-        <Pre className="max-h-[32rem] overflow-auto p-2">{cut ? shown.slice(0, limit) : shown}</Pre>
-      )}
+      {all && shown.length > WINDOW_ABOVE ? <TextWindow text={shown} label="Full text" /> : <Pre className="max-h-[32rem] overflow-auto p-2">{cut ? shown.slice(0, TEXT_PREVIEW) : shown}</Pre>}
     </div>
   );
 }

@@ -81,6 +81,13 @@ function JsonEditor({ text, onText, onSubmit, children }: { text: string; onText
   );
 }
 
+/** An object schema with nothing to fill in (no properties, alternatives, references or extra keys). */
+function takesNoArguments(schema: Record<string, unknown>): boolean {
+  const properties = schema.properties;
+  const some = (key: string) => schema[key] !== undefined && schema[key] !== false;
+  return (properties == null || typeof properties !== 'object' || Object.keys(properties).length === 0) && !['oneOf', 'anyOf', 'allOf', '$ref', 'additionalProperties', 'patternProperties', 'x-loupe-json', 'if'].some(some);
+}
+
 export function ToolForm(props: ToolFormProps): ReactNode {
   const { tool } = props;
   const check = tool.check;
@@ -143,7 +150,7 @@ export function ToolForm(props: ToolFormProps): ReactNode {
       ) : (
         <ErrorBoundary key={epoch} fallback={(error) => <Note tone="bad">The form could not be drawn from this schema (<Text>{error.message}</Text>): use Edit as JSON.</Note>}>
           <ToolSchemaForm check={check} data={data} errors={errors} context={context} onData={(d) => { setData(d); setPending(undefined); }} onSubmit={attempt}>
-            {Object.keys((check.form.properties as object | undefined) ?? {}).length === 0 && check.fallbacks.length === 0 && <Note>This tool takes no arguments.</Note>}
+            {takesNoArguments(check.form) && <Note>This tool takes no arguments.</Note>}
             {bar}
           </ToolSchemaForm>
         </ErrorBoundary>

@@ -1,7 +1,7 @@
 /** The selected tool: name, title, icon, description, annotation badges, and what of its schema the form cannot do. */
 import type { ReactNode } from 'react';
 import type { ToolEntry } from '../lib/tool-schema.ts';
-import { IconImage } from './icon.tsx';
+import { IconImage, IconNote } from './icon.tsx';
 import { Pre, Text } from './text.tsx';
 import { HintBadges } from './tool-list.tsx';
 
@@ -11,10 +11,11 @@ export function ToolHeader({ tool, json, onJson }: { tool: ToolEntry; json: bool
     <>
       <div className="mb-2 flex flex-wrap items-start justify-between gap-2">
         <div className="flex min-w-0 items-start gap-2">
-          <IconImage icons={tool.icons} size={28} showUrl />
+          <IconImage icons={tool.icons} size={28} />
           <div className="min-w-0">
             <h2 className="break-all font-mono text-base font-semibold"><Text>{tool.name}</Text></h2>
             {tool.title !== undefined && <p className="break-words text-sm text-zinc-600 dark:text-zinc-300"><Text>{tool.title}</Text></p>}
+            <IconNote icons={tool.icons} />
           </div>
         </div>
         <label className="flex items-center gap-2 text-sm">

@@ -23,7 +23,7 @@ export function ToolRunSettings({ value, onChange }: { value: RunSettingsValue; 
       <summary className="cursor-pointer select-none">Call options ({summary})</summary>
       <div className="mt-2 grid gap-2 sm:grid-cols-3">
         <div>
-          <label htmlFor={`${id}-t`} className="mb-1 block font-medium">Timeout (seconds)</label>
+          <label htmlFor={`${id}-t`} className="mb-1 block font-medium">Call timeout (seconds)</label>
           <input id={`${id}-t`} type="number" min="0.1" step="any" className={inputClass} defaultValue={seconds(value.timeoutMs)}
             onChange={(e) => { const ms = toMs(e.target.value); if (ms !== undefined) onChange({ ...value, timeoutMs: ms }); }} />
         </div>
@@ -32,7 +32,7 @@ export function ToolRunSettings({ value, onChange }: { value: RunSettingsValue; 
           Reset timeout on progress
         </label>
         <div>
-          <label htmlFor={`${id}-m`} className="mb-1 block font-medium">Maximum total (seconds)</label>
+          <label htmlFor={`${id}-m`} className="mb-1 block font-medium">Maximum call time (seconds)</label>
           <input id={`${id}-m`} type="number" min="0.1" step="any" placeholder="no limit" className={inputClass} defaultValue={seconds(value.maxTotalTimeoutMs)}
             onChange={(e) => onChange({ ...value, maxTotalTimeoutMs: toMs(e.target.value) })} />
         </div>

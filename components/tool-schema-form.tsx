@@ -37,6 +37,8 @@ export function ToolSchemaForm({ check, data, errors, context, onData, onSubmit,
       onChange={(e) => onData(e.formData)}
       onSubmit={(e) => onSubmit(e.formData ?? {})}
       noValidate
+      // The browser's own checks (type=url, type=email) would block "send anyway".
+      noHtml5Validate
       showErrorList={false}
     >
       {children}

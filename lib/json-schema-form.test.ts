@@ -78,6 +78,14 @@ describe('prepareSchema', () => {
     expect((prepared.form.properties as Record<string, unknown>).when).toEqual({ type: 'string', format: 'date-time', title: 'When', default: null });
   });
 
+  it('gives a titled enum without a type (oneOf of consts) the type of its values', () => {
+    const prepared = prepareSchema(obj({ color: { oneOf: [{ const: 'r', title: 'Red' }, { const: 'g', title: 'Green' }] }, mixed: { oneOf: [{ const: 1 }, { const: 'a' }] } }));
+    const props = prepared.form.properties as Record<string, Record<string, unknown>>;
+    expect(props.color.type).toBe('string');
+    expect(props.mixed.type).toBeUndefined();
+    expect(prepared.validation.properties).toEqual(obj({ color: { oneOf: [{ const: 'r', title: 'Red' }, { const: 'g', title: 'Green' }] }, mixed: { oneOf: [{ const: 1 }, { const: 'a' }] } }).properties);
+  });
+
   it('reports only the outermost replaced part, and escapes pointer characters', () => {
     const prepared = prepareSchema(obj({ 'a/b~c': { type: ['object', 'array'], properties: { inner: { type: 'array' } } } }));
     expect(prepared.fallbacks).toEqual([{ path: '/properties/a~1b~0c', reason: 'it accepts several types (object, array)' }]);

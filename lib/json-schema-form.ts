@@ -127,6 +127,21 @@ function whyNotDrawable(node: Obj, root: Obj, ids: Set<string>): string | undefi
   return undefined;
 }
 
+/** `oneOf: [{const, title}, …]` without a `type` (a titled enum): give it the type rjsf needs to draw a select. */
+function typeTitledEnum(node: Obj): Obj {
+  const options = node.oneOf ?? node.anyOf;
+  if (node.type !== undefined || !Array.isArray(options) || options.length === 0) return node;
+  if (!options.every((o) => isObj(o) && 'const' in o)) return node;
+  const types = new Set(options.map((o) => jsonType((o as Obj).const)));
+  return types.size === 1 ? { ...node, type: [...types][0] } : node;
+}
+
+function jsonType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}
+
 /** `anyOf: [X, {type: "null"}]` (how Pydantic and zod write "optional"): draw X. */
 function unwrapNullable(node: Obj): Obj {
   const options = node.anyOf ?? node.oneOf;
@@ -164,7 +179,7 @@ export function prepareSchema(inputSchema: Obj): PreparedSchema {
       return node;
     }
     const why = whyNotDrawable(node, validation, ids);
-    if (why === undefined) return unwrapNullable(node);
+    if (why === undefined) return typeTitledEnum(unwrapNullable(node));
     fallbacks.push({ path, reason: why });
     return replaced(node, why);
   }) as Obj;

@@ -162,8 +162,8 @@ export function normaliseToolResult(raw: unknown): NormalisedResult {
   return result;
 }
 
-/** Texts longer than this are not parsed to look for JSON (the page must stay responsive). */
-export const JSON_DETECT_LIMIT = 8 * 1024 * 1024;
+/** Texts longer than this are not parsed to look for JSON (a result must render at once). */
+export const JSON_DETECT_LIMIT = 2 * 1024 * 1024;
 
 /** Text that is a JSON object or array → pretty-printed; otherwise undefined. */
 export function prettyJson(text: string, limit = JSON_DETECT_LIMIT): string | undefined {

@@ -52,6 +52,9 @@ describe('filterRows', () => {
     expect(seqs(filterRows(index.rows, f({ text: 'needle' })))).toEqual([1, 2]);
     expect(seqs(filterRows(index.rows, f({ text: 'SERVER START' })))).toEqual([6]);
     expect(seqs(filterRows(index.rows, f({ text: '"level":"info"' })))).toEqual([3]);
+    // The needle is literal text, not a pattern.
+    expect(seqs(filterRows(index.rows, f({ text: 'x://nop.' })))).toEqual([]);
+    expect(seqs(filterRows(index.rows, f({ text: '(' })))).toEqual([]);
   });
   it('shows errors only, and violations only', () => {
     expect(seqs(filterRows(index.rows, f({ errorsOnly: true })))).toEqual([4, 5]);

@@ -157,3 +157,18 @@ describe('TraceIndex', () => {
     expect(index.find(2)).toBeUndefined();
   });
 });
+
+describe('TraceIndex: capabilities from the initialize frame', () => {
+  it('judges server→client requests by what each initialize declared', () => {
+    const { frame } = builder();
+    const init = (capabilities: Record<string, unknown>) => frame('out', { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities, clientInfo: { name: 'x', version: '1' } } });
+    const sampling = (id: number) => frame('in', { jsonrpc: '2.0', id, method: 'sampling/createMessage', params: { messages: [] } });
+    const elicitUrl = (id: number) => frame('in', { jsonrpc: '2.0', id, method: 'elicitation/create', params: { mode: 'url' } });
+    const everything = { sampling: { tools: {} }, elicitation: { form: {}, url: {} }, roots: { listChanged: true }, tasks: {} };
+    const index = TraceIndex.from([init(everything), sampling(1), elicitUrl(2), init({ elicitation: {} }), sampling(3), elicitUrl(4)]);
+    expect([2, 3, 5, 6].map((s) => codes(index, s))).toEqual([[], [], ['undeclared-capability'], ['undeclared-capability']]);
+    // A reconnect is a new MCP session: its ids start over (not "reused"), and what waited is never answered.
+    expect(codes(index, 4)).toEqual([]);
+    expect(index.find(1)).toMatchObject({ pending: undefined, unanswered: true });
+  });
+});

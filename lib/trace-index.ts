@@ -7,7 +7,7 @@
  * Pairing rules as in trace.ts: ids are scoped per direction and compared with their type.
  */
 import { eventKindLabel, summarise, type HistoryRow } from './trace.ts';
-import { cancelledRequestId, capabilityViolation, frameViolations, parseFrame, requiredCapabilities, type Violation } from './trace-violations.ts';
+import { cancelledRequestId, capabilityViolation, declaredInInitialize, frameViolations, parseFrame, requiredCapabilities, type Violation } from './trace-violations.ts';
 import type { ClientCapabilityChoice, FrameEvent, HttpEvent, RequestId, StderrEvent, TraceEvent } from './wire.ts';
 
 /** Stderr text kept for the stderr stream (the rows keep every chunk too, within the event cap). */
@@ -82,7 +82,10 @@ export class TraceIndex {
   private stderrTrimmed = 0;
   /** False when the trace did not start at seq 1: a request may be missing, so "unknown id" is hedged. */
   private complete = true;
+  /** What the client declared, from the latest `initialize` frame in the trace. */
+  private declared?: ClientCapabilityChoice;
 
+  /** `clientCapabilities`: what the session says Loupe declared, for a trace whose `initialize` was let go. */
   constructor(private readonly clientCapabilities?: ClientCapabilityChoice) {}
 
   static from(events: readonly TraceEvent[], clientCapabilities?: ClientCapabilityChoice): TraceIndex {
@@ -171,7 +174,7 @@ export class TraceIndex {
     if (event.rpc === 'error') row.isError = true;
     switch (event.rpc) {
       case 'request':
-        this.request(row, event);
+        this.request(row, event, touched);
         break;
       case 'response':
       case 'error':
@@ -186,8 +189,10 @@ export class TraceIndex {
     return row;
   }
 
-  private request(row: HistoryRow, event: FrameEvent): void {
-    if (event.id === undefined || event.method?.startsWith('notifications/')) return;
+  private request(row: HistoryRow, event: FrameEvent, touched: HistoryRow[]): void {
+    // A "notification" sent with an id is a request as far as the other side can tell: it may be answered.
+    if (event.id === undefined) return;
+    if (event.dir === 'out' && event.method === 'initialize') this.newConnection(touched);
     const key = keyOf(event.dir, event.id);
     if (this.open.has(key) || this.answered.has(key)) {
       addViolation(row, { code: 'reused-id', message: `The id ${JSON.stringify(event.id)} was already used by an earlier request in this session.` });
@@ -196,10 +201,28 @@ export class TraceIndex {
     this.cancelled.delete(key);
     row.pending = true;
     this.open.set(key, row);
-    if (event.dir === 'in' && this.clientCapabilities && event.method !== undefined && requiredCapabilities(event.method, undefined)) {
-      const violation = capabilityViolation(event.method, parseFrame(event.raw), this.clientCapabilities);
+    if (event.dir === 'out' && event.method === 'initialize') this.declared = declaredInInitialize(event.raw) ?? this.declared;
+    const declared = this.declared ?? this.clientCapabilities;
+    if (event.dir === 'in' && declared && event.method !== undefined && requiredCapabilities(event.method, undefined)) {
+      const violation = capabilityViolation(event.method, parseFrame(event.raw), declared);
       if (violation) addViolation(row, violation);
     }
+  }
+
+  /**
+   * A new `initialize` starts a new MCP session (a reconnect): ids may start over, and what was
+   * still waiting will never be answered.
+   */
+  private newConnection(touched: HistoryRow[]): void {
+    for (const request of this.open.values()) {
+      if (!request.pending && !request.cancelled) continue;
+      request.pending = undefined;
+      request.unanswered = true;
+      touched.push(request);
+    }
+    this.open.clear();
+    this.answered.clear();
+    this.cancelled.clear();
   }
 
   private response(row: HistoryRow, event: FrameEvent, touched: HistoryRow[]): void {

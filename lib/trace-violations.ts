@@ -134,3 +134,34 @@ export function parseFrame(raw: string): unknown {
   const parsed = parse(raw);
   return parsed.ok ? parsed.value : undefined;
 }
+
+function has(record: Record<string, unknown> | undefined, key: string): boolean {
+  return record !== undefined && record[key] !== undefined && record[key] !== null;
+}
+
+function sub(record: Record<string, unknown> | undefined, key: string): Record<string, unknown> | undefined {
+  const value = record?.[key];
+  return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
+}
+
+/**
+ * What a client declared, read from its `initialize` request frame: the trace's own record of
+ * each connection (a reconnect may declare differently; an imported trace has no session).
+ * An empty `elicitation` object means form mode (the 2025-06-18 shape).
+ */
+export function declaredInInitialize(raw: string): ClientCapabilityChoice | undefined {
+  const params = paramsOf(parseFrame(raw));
+  const caps = sub(params, 'capabilities');
+  if (!caps) return undefined;
+  const elicitation = sub(caps, 'elicitation');
+  const bareElicitation = elicitation !== undefined && Object.keys(elicitation).length === 0;
+  return {
+    sampling: has(caps, 'sampling'),
+    samplingTools: has(sub(caps, 'sampling'), 'tools'),
+    elicitationForm: bareElicitation || has(elicitation, 'form'),
+    elicitationUrl: has(elicitation, 'url'),
+    roots: has(caps, 'roots'),
+    rootsListChanged: sub(caps, 'roots')?.listChanged === true,
+    tasks: has(caps, 'tasks'),
+  };
+}

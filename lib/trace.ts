@@ -156,12 +156,12 @@ export interface HistoryRow {
   violations?: Violation[];
   /** A request its sender cancelled (`notifications/cancelled`). */
   cancelled?: boolean;
+  /** A request whose connection was replaced (a new `initialize`) before it was answered. */
+  unanswered?: boolean;
   /** Something went wrong here: an error response, a tool result with isError, HTTP ≥ 400, a transport error, a non-zero exit. */
   isError?: boolean;
   /** The `Mcp-Session-Id` of an HTTP exchange. */
   httpSessionId?: string;
-  /** Lower-cased text the text filter searches (filled lazily by trace-filter.ts). */
-  search?: string;
 }
 
 /** One line describing an event that is not a frame. */

@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -182,4 +183,12 @@ export function machine() {
 /** True when the module at `url` is the script node was started with (not imported by run-all). */
 export function isMain(url) {
   return process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(url);
+}
+
+/** A warning to print beside the figures when the (shared) machine is busier than it has cores. */
+export function busyWarning() {
+  const { loadavg } = machine();
+  const cores = os.availableParallelism?.() ?? os.cpus().length;
+  if (!loadavg || loadavg[0] <= cores) return '';
+  return `warning: the machine is busy (load average ${loadavg[0].toFixed(2)} on ${cores} cores): these figures are inflated; run again when it is quiet`;
 }

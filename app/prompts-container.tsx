@@ -1,0 +1,61 @@
+'use client';
+/** The Prompts tab: the list, the selected prompt's arguments with completions, and its messages. */
+import { useEffect, useState, type ReactNode } from 'react';
+import { ListStatus } from '@/components/list-status.tsx';
+import { PromptForm } from '@/components/prompt-form.tsx';
+import { PromptList } from '@/components/prompt-list.tsx';
+import { PromptMessages } from '@/components/prompt-messages.tsx';
+import { Note, Panel } from '@/components/ui.tsx';
+import { completionKey, CompletionStore } from './completion-store.ts';
+import { currentSession } from './loupe-state.ts';
+import { usePromptView } from './use-primitives.ts';
+import { useLoupeSelector, usePromptList, useServices } from './use-loupe.ts';
+import { useStore } from './use-store.ts';
+
+export function PromptsContainer(): ReactNode {
+  const services = useServices();
+  const prompts = usePromptList();
+  const view = usePromptView();
+  const session = useLoupeSelector(currentSession);
+  const [completions] = useState(() => new CompletionStore(services.app));
+  useEffect(() => () => completions.dispose(), [completions]);
+  const entries = useStore(completions);
+  const sel = view.selected;
+  const index = sel === undefined ? -1 : prompts.items[sel.index]?.name === sel.name ? sel.index : prompts.items.findIndex((p) => p.name === sel.name);
+  const prompt = index >= 0 ? prompts.items[index] : undefined;
+  const ref = prompt ? { type: 'ref/prompt' as const, name: prompt.name } : undefined;
+  const values = prompt ? (view.values[prompt.name] ?? {}) : {};
+  const prefix = ref ? completionKey(ref, '') : '';
+  const suggestions = Object.fromEntries(Object.keys(entries).filter((k) => ref && k.startsWith(prefix)).map((k) => [k.slice(prefix.length), entries[k]]));
+  const openResource = (uri: string) => {
+    services.nav.show('resources');
+    void services.resourceView.read(uri, 'link');
+  };
+  return (
+    <div className="grid gap-3 lg:grid-cols-[minmax(16rem,24rem)_minmax(0,1fr)]">
+      <Panel title={`Prompts (${prompts.items.length})`} className="min-w-0">
+        <ListStatus what="prompts" {...prompts} onRefresh={() => services.prompts.refresh()} />
+        <div className="mt-2"><PromptList prompts={prompts.items} selected={index >= 0 ? index : undefined} onSelect={(i) => services.promptView.select(prompts.items[i].name, i)} /></div>
+      </Panel>
+      <div className="min-w-0 space-y-3">
+        <Panel>
+          {prompt && ref ? (
+            <PromptForm
+              key={`${index}:${prompt.name}`}
+              prompt={prompt}
+              values={values}
+              suggestions={suggestions}
+              canGet={session?.status === 'connected'}
+              onChange={(name, value) => services.promptView.setValue(prompt.name, name, value)}
+              onQuery={completions.supported() ? (name, value) => completions.query(ref, name, value, { ...values, [name]: value }) : undefined}
+              onGet={() => void services.promptView.get(prompt.name)}
+            />
+          ) : (
+            <Note>{prompts.items.length > 0 ? 'Select a prompt to fill in its arguments.' : 'Prompts appear here once the server lists them.'}</Note>
+          )}
+        </Panel>
+        <Panel className="min-w-0"><PromptMessages get={view.get} onOpenResource={openResource} /></Panel>
+      </div>
+    </div>
+  );
+}
