@@ -26,9 +26,14 @@ function viewOf(request: ServerRequest, done: ReadonlySet<string>): PendingItem[
 
 const TONES: Record<FinishedRequest['how'], Tone> = { answered: 'good', 'timed-out': 'bad', cancelled: 'warn', 'session-closed': 'neutral' };
 
-/** URL elicitations the server reported complete, over the sessions that have pending requests. */
+const NO_EVENTS: Readonly<Record<string, readonly TraceEvent[]>> = {};
+
+/**
+ * URL elicitations the server reported complete, over the sessions with a URL elicitation pending
+ * (no other session's traffic re-renders the panel).
+ */
 function useCompleted(sessions: readonly string[]): ReadonlySet<string> {
-  const events = useLoupeSelector((s) => s.events);
+  const events = useLoupeSelector((s) => (sessions.length === 0 ? NO_EVENTS : s.events));
   return useMemo(() => {
     const all: TraceEvent[] = sessions.flatMap((id) => events[id] ?? []);
     return completedElicitations(all);
@@ -48,7 +53,7 @@ export function PendingContainer(): ReactNode {
   const state = useServerRequests();
   const settings = useClientSettings();
   const sessions = useLoupeSelector((s) => s.sessions);
-  const withUrl = useMemo(() => [...new Set(state.pending.filter((r) => r.method === 'elicitation/create').map((r) => r.session))], [state.pending]);
+  const withUrl = useMemo(() => [...new Set(state.pending.filter((r) => r.method === 'elicitation/create' && r.params?.mode === 'url').map((r) => r.session))], [state.pending]);
   const completed = useCompleted(withUrl);
   const parsed = useMemo(() => new Map(state.pending.map((r) => [requestKey(r), viewOf(r, completed)])), [state.pending, completed]);
   const items: PendingItem[] = state.pending.map((request) => {

@@ -1,6 +1,6 @@
 'use client';
 /** The Tasks tab: the current session's tasks, listed once when the tab opens. */
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useSyncExternalStore, type ReactNode } from 'react';
 import { TasksView, type TaskRow } from '@/components/tasks-view.tsx';
 import { isTerminal, serverTaskFeature } from '../lib/tasks.ts';
 import { currentSession } from './loupe-state.ts';
@@ -36,9 +36,10 @@ export function TasksContainer(): ReactNode {
   );
 }
 
-/** Tasks of the current session that have not ended (for the tab's count). */
+/** Tasks of the current session that have not ended (for the tab's count; re-renders only when it changes). */
 export function useActiveTaskCount(): number {
-  const state = useTasks();
+  const { tasks } = useServices();
   const id = useLoupeSelector((s) => s.current);
-  return state.tasks.filter((t) => t.session === id && !isTerminal(t.info.status)).length;
+  const count = () => tasks.getSnapshot().tasks.filter((t) => t.session === id && !isTerminal(t.info.status)).length;
+  return useSyncExternalStore(tasks.subscribe, count, count);
 }

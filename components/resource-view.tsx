@@ -43,6 +43,12 @@ function Views<V extends string>({ views, value, onChange, label }: { views: rea
   );
 }
 
+/**
+ * The preview's own policy, first in the document: nothing is fetched (not even what the page's
+ * CSP would allow) and, with `sandbox=""`, nothing runs.
+ */
+const PREVIEW_CSP = `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'; font-src data:">`;
+
 function HtmlBody({ text, name }: { text: string; name: string }): ReactNode {
   const [view, setView] = useState<'Source' | 'Preview'>('Source');
   return (
@@ -52,7 +58,7 @@ function HtmlBody({ text, name }: { text: string; name: string }): ReactNode {
         {view === 'Preview' && <span>Sandboxed: no scripts run, nothing is loaded.</span>}
       </div>
       {view === 'Source' ? <TextView text={text} filename={name} mimeType="text/html" /> : (
-        <iframe title="HTML preview (sandboxed, no scripts)" sandbox="" srcDoc={text} referrerPolicy="no-referrer" className="h-96 w-full rounded border border-zinc-300 bg-white dark:border-zinc-600" />
+        <iframe title="HTML preview (sandboxed, no scripts)" sandbox="" srcDoc={PREVIEW_CSP + text} referrerPolicy="no-referrer" className="h-96 w-full rounded border border-zinc-300 bg-white dark:border-zinc-600" />
       )}
     </div>
   );

@@ -31,6 +31,7 @@ export const LoupeErrorCodeSchema = z.enum([
   'TIMEOUT',
   'CANCELLED',
   'NO_SESSION',
+  'NOT_PENDING',
   'NOT_CONNECTED',
   'BAD_MESSAGE',
   'INTERNAL',
@@ -54,6 +55,8 @@ export const LoupeErrorSchema = z.object({
       contentType: z.string().optional(),
       bodyStart: z.string().optional(),
       url: z.string().optional(),
+      /** The server→client request an answer was meant for (NOT_PENDING). */
+      requestId: z.string().optional(),
     })
     .optional(),
 });

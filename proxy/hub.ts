@@ -95,7 +95,11 @@ export class Hub {
         return this.withSession(ws, message.session, (s) => s.setRoots(message.roots));
       case 'respond':
         if (!this.broker.respond(message.session, message.requestId, message.outcome)) {
-          this.sendError(ws, { code: 'NO_SESSION', message: 'That server request is no longer pending (answered elsewhere, timed out, or its session closed).' });
+          this.sendError(ws, {
+            code: 'NOT_PENDING',
+            message: 'That server request is no longer pending (answered elsewhere, timed out, or its session closed).',
+            detail: { requestId: message.requestId },
+          });
         }
         return;
       case 'send-raw':
