@@ -49,6 +49,16 @@ async function rowsShown(page) {
   return { shown: numbers[0] ?? 0, total: numbers[numbers.length - 1] ?? 0 };
 }
 
+/** Rows of kind notification (the kind chip on, read, off). */
+async function notificationRows(page) {
+  const chip = page.getByRole('group', { name: 'Kinds' }).getByRole('button', { name: 'notification', exact: true });
+  await chip.click();
+  await sleep(100);
+  const { shown } = await rowsShown(page);
+  await chip.click();
+  return shown;
+}
+
 async function waitRows(page, atLeast, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -85,13 +95,16 @@ async function filterFunction(page) {
     // outside; the floor uses the same shapes: one string per frame, as the flood sends them.
     const raws = [];
     for (let i = 1; i <= 100_000; i += 1) raws.push(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', logger: 'flood', data: `flood ${i} of 100000` } }));
-    return needles.map((needle) => {
-      const lower = needle.toLowerCase();
-      const start = performance.now();
-      let n = 0;
-      for (const raw of raws) if (raw.includes(lower)) n += 1;
-      return { needle, ms: performance.now() - start, matched: n };
-    });
+    const run = () =>
+      needles.map((needle) => {
+        const lower = needle.toLowerCase();
+        const start = performance.now();
+        let n = 0;
+        for (const raw of raws) if (raw.includes(lower)) n += 1;
+        return { needle, ms: performance.now() - start, matched: n };
+      });
+    run(); // warm: the page's filter has run before too
+    return run();
   }, NEEDLES);
   return { ours, floor };
 }
@@ -159,13 +172,17 @@ async function main() {
     await page.getByRole('status').filter({ hasText: /\bConnected\b/ }).first().waitFor({ timeout: 20_000 });
     await page.getByRole('tab', { name: 'History', exact: true }).click();
     await page.evaluate(observe);
+    await sleep(2_000);
+    await clicks(page, 1_000); // warm-up: the first clicks pay for code loaded on first use
 
     const idle = await clicks(page, 3_000);
     const before = (await rowsShown(page)).total;
+    const notesBefore = await notificationRows(page);
     await flood(page, { count: 50_000, perSecond: 10_000 });
     const flooded = await clicks(page, 5_000);
-    const afterFlood = await waitRows(page, before + 50_001, 30_000);
-    const lost = before + 50_001 - afterFlood;
+    await waitRows(page, before + 50_002, 30_000);
+    await sleep(500);
+    const lost = notesBefore + 50_000 - (await notificationRows(page));
 
     await flood(page, { count: COUNT });
     const total = await waitRows(page, COUNT, 120_000);

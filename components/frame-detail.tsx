@@ -3,7 +3,7 @@
  * crossed the wire), copy buttons, its partner, the protocol violations found on it, and, for a
  * live session, replay / edit-and-send. HTTP exchanges show their headers and timing.
  */
-import { useState, type ReactNode } from 'react';
+import { memo, useMemo, useState, type ReactNode } from 'react';
 import { VIOLATION_LABELS } from '../lib/trace-violations.ts';
 import { formatDuration, formatSize, type HistoryRow } from '../lib/trace.ts';
 import type { HttpEvent } from '../lib/wire.ts';
@@ -25,14 +25,27 @@ export interface FrameDetailProps {
 
 const small = `${buttonClass} !px-2 !py-0.5 !text-xs`;
 
-function parsed(row: HistoryRow): { ok: true; value: unknown } | { ok: false } {
-  if (row.event.kind !== 'frame') return { ok: false };
+type Parsed = { ok: true; value: unknown } | { ok: false };
+
+function parseRaw(raw: string | undefined): Parsed {
+  if (raw === undefined) return { ok: false };
   try {
-    return { ok: true, value: JSON.parse(row.event.raw) };
+    return { ok: true, value: JSON.parse(raw) };
   } catch {
     return { ok: false };
   }
 }
+
+/** The frame's JSON, parsed once per frame (the panel re-renders whenever the trace grows). */
+function useParsed(row: HistoryRow | undefined): Parsed {
+  const raw = row?.event.kind === 'frame' ? row.event.raw : undefined;
+  return useMemo(() => parseRaw(raw), [raw]);
+}
+
+/** The tree only redraws when its value changes, not with every batch of new frames. */
+const Tree = memo(function Tree({ value }: { value: unknown }): ReactNode {
+  return <FrameJsonTree value={value} />;
+});
 
 function copyChoices(row: HistoryRow, value: unknown): CopyChoice[] {
   const raw = row.event.kind === 'frame' ? row.event.raw : undefined;
@@ -86,12 +99,11 @@ function HttpDetail({ event }: { event: HttpEvent }): ReactNode {
   );
 }
 
-function Body({ row, view }: { row: HistoryRow; view: 'tree' | 'raw' }): ReactNode {
+function Body({ row, view, json }: { row: HistoryRow; view: 'tree' | 'raw'; json: Parsed }): ReactNode {
   const event = row.event;
   if (event.kind === 'http') return <HttpDetail event={event} />;
   if (event.kind === 'noise' || event.kind === 'stderr') return <Pre className="rounded-md bg-zinc-50 p-2 dark:bg-zinc-950">{event.text}</Pre>;
   if (event.kind !== 'frame') return <Pre className="rounded-md bg-zinc-50 p-2 dark:bg-zinc-950">{row.summary ?? ''}</Pre>;
-  const json = parsed(row);
   if (view === 'raw' || !json.ok) {
     return (
       <>
@@ -102,7 +114,7 @@ function Body({ row, view }: { row: HistoryRow; view: 'tree' | 'raw' }): ReactNo
   }
   return (
     <div className="rounded-md bg-zinc-50 p-2 dark:bg-zinc-950">
-      <FrameJsonTree key={row.seq} value={json.value} />
+      <Tree key={row.seq} value={json.value} />
     </div>
   );
 }
@@ -146,9 +158,9 @@ function Heading({ row, onSelect }: { row: HistoryRow; onSelect(seq: number): vo
 
 export function FrameDetail({ row, canSend, cannotSendReason, onSelect, onReplay, onEdit }: FrameDetailProps): ReactNode {
   const [view, setView] = useState<'tree' | 'raw'>('tree');
+  const json = useParsed(row);
   if (!row) return <Note>Select a row to see the frame (arrow keys move through the list).</Note>;
   const isFrame = row.event.kind === 'frame';
-  const json = parsed(row);
   return (
     <div>
       <Heading row={row} onSelect={onSelect} />
@@ -171,7 +183,7 @@ export function FrameDetail({ row, canSend, cannotSendReason, onSelect, onReplay
         </div>
       )}
       <div className="max-h-[60vh] overflow-auto">
-        <Body row={row} view={view} />
+        <Body row={row} view={view} json={json} />
       </div>
     </div>
   );

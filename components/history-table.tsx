@@ -24,7 +24,7 @@ export interface HistoryTableProps {
 }
 
 export const ROW_HEIGHT = 26;
-const COLUMNS = 'grid grid-cols-[3.5rem_6.75rem_2.75rem_6.5rem_minmax(8rem,1fr)_5rem_4rem_4.5rem_minmax(6rem,12rem)]';
+const COLUMNS = 'grid grid-cols-[3.5rem_6.75rem_2.75rem_6.5rem_minmax(10rem,1fr)_6rem_4rem_4.5rem]';
 
 const KIND_COLORS: Record<string, string> = {
   request: 'text-sky-700 dark:text-sky-300',
@@ -79,7 +79,8 @@ function idText(row: HistoryRow): string {
 function Row({ row, index, folded, selected, onSelect }: { row: HistoryRow; index: number; folded: boolean; selected: boolean; onSelect(): void }): ReactNode {
   const notes = rowNotes(row, folded);
   const warn = notes.some((n) => n.startsWith('⚠'));
-  const tint = selected ? 'bg-sky-100 dark:bg-sky-900/60' : warn ? 'bg-amber-50 dark:bg-amber-950/40' : row.isError ? 'bg-red-50/60 dark:bg-red-950/30' : '';
+  const failed = row.isError || (folded && row.kind === 'request' && row.partner?.partner === row && row.partner.isError);
+  const tint = selected ? 'bg-sky-100 dark:bg-sky-900/60' : warn ? 'bg-amber-50 dark:bg-amber-950/40' : failed ? 'bg-red-50/60 dark:bg-red-950/30' : '';
   return (
     <div
       role="row"
@@ -94,14 +95,18 @@ function Row({ row, index, folded, selected, onSelect }: { row: HistoryRow; inde
       </span>
       <span role="cell" className="truncate px-2 tabular-nums text-zinc-500">{clockTime(row.ts)}</span>
       <span role="cell" className="truncate px-1">{direction(row, folded)}</span>
-      <span role="cell" className={`truncate px-2 ${KIND_COLORS[row.isError && row.kind === 'request' ? 'error' : row.kind] ?? 'text-zinc-600 dark:text-zinc-300'}`}>{kindLabel(row, folded)}</span>
-      <span role="cell" className="truncate px-2 font-medium">
-        {row.method !== undefined ? <Text>{row.method}</Text> : <Text className="font-normal text-zinc-600 dark:text-zinc-300">{row.summary}</Text>}
+      <span role="cell" className={`truncate px-2 ${KIND_COLORS[folded && row.kind === 'request' && row.partner?.isError ? 'error' : row.kind] ?? 'text-zinc-600 dark:text-zinc-300'}`}>{kindLabel(row, folded)}</span>
+      <span role="cell" className="flex min-w-0 items-center gap-2 px-2 font-medium">
+        <span className="min-w-0 truncate">{row.method !== undefined ? <Text>{row.method}</Text> : <Text className="font-normal text-zinc-600 dark:text-zinc-300">{row.summary}</Text>}</span>
+        {notes.length > 0 && (
+          <span className={`ml-auto max-w-[60%] shrink-0 truncate rounded px-1 text-[11px] font-normal ${warn ? 'bg-amber-100 text-amber-900 dark:bg-amber-900/60 dark:text-amber-100' : 'bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-200'}`} title={notes.join(', ')}>
+            {notes.join(' · ')}
+          </span>
+        )}
       </span>
       <span role="cell" className="truncate px-2 text-zinc-500"><Text>{idText(row)}</Text></span>
       <span role="cell" className="truncate px-2 text-right tabular-nums text-zinc-500">{row.size === undefined ? '' : formatSize(row.size)}</span>
       <span role="cell" className="truncate px-2 text-right tabular-nums"><Latency row={row} /></span>
-      <span role="cell" className={`truncate px-2 ${warn ? 'text-amber-800 dark:text-amber-300' : 'text-zinc-600 dark:text-zinc-300'}`} title={notes.join(', ')}>{notes.join(' · ')}</span>
     </div>
   );
 }
@@ -114,11 +119,10 @@ function Header(): ReactNode {
       <span role="columnheader" className={cell}>Time</span>
       <span role="columnheader" className="px-1">Dir</span>
       <span role="columnheader" className={cell}>Kind</span>
-      <span role="columnheader" className={cell}>Method</span>
+      <span role="columnheader" className={cell}>Method · notes</span>
       <span role="columnheader" className={cell}>Id</span>
       <span role="columnheader" className={`${cell} text-right`}>Size</span>
       <span role="columnheader" className={`${cell} text-right`}>Latency</span>
-      <span role="columnheader" className={cell}>Notes</span>
     </div>
   );
 }
@@ -145,7 +149,7 @@ export function HistoryTable({ rows, version, folded, selectedSeq, scrollToken, 
         role="table"
         label="Frames"
         ariaRowCount={rows.length + 1}
-        className="min-w-[46rem] font-mono text-xs focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-500/40"
+        className="min-w-[44rem] font-mono text-xs focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-500/40"
         renderRow={(i) => <Row key={rows[i].seq} row={rows[i]} index={i} folded={folded} selected={rows[i].seq === selectedSeq} onSelect={() => onSelect(rows[i].seq)} />}
       />
     </div>

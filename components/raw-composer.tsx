@@ -73,7 +73,7 @@ function Answer({ sent, answer, sending, sentSeq, answerSeq, onShowFrame }: Pick
 }
 
 export function RawComposer(props: RawComposerProps): ReactNode {
-  const { draft, origin, fromSeq, problem, sending, canSend, cannotSendReason, onDraft, onSend, onTemplate } = props;
+  const { draft, origin, fromSeq, problem, canSend, cannotSendReason, onDraft, onSend, onTemplate } = props;
   return (
     <div>
       <div className="mb-2 flex flex-wrap items-center gap-1.5 text-xs">

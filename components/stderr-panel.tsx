@@ -1,10 +1,11 @@
 /** The server's stderr, its own stream (never dressed up as MCP log notifications). */
-import type { ReactNode } from 'react';
+import { memo, type ReactNode } from 'react';
 import { Pre } from './text.tsx';
 import { useFollowTail } from './use-follow-tail.ts';
 import { Note, Panel } from './ui.tsx';
 
-export function StderrPanel({ text, trimmed }: { text: string; trimmed: number }): ReactNode {
+/** Memoised: the text is compared, so a batch of frames without stderr does not redraw 64 KiB. */
+export const StderrPanel = memo(function StderrPanel({ text, trimmed }: { text: string; trimmed: number }): ReactNode {
   const follow = useFollowTail(text.length + trimmed);
   return (
     <Panel title="Server stderr" label="Server stderr">
@@ -16,4 +17,4 @@ export function StderrPanel({ text, trimmed }: { text: string; trimmed: number }
       )}
     </Panel>
   );
-}
+});

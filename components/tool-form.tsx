@@ -4,11 +4,11 @@
  * not match, the problems are shown and "Send anyway" sends them as they are (an inspector must be
  * able to send what a buggy client would). A tool with an unusable schema runs from the JSON editor.
  */
-import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { errorSchemaOf, validationIssues, type ToolEntry, type ValidationIssue } from '../lib/tool-schema.ts';
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { errorSchemaOf, type ToolEntry } from '../lib/tool-schema.ts';
 import { ErrorBoundary } from './error-boundary.tsx';
 import { Text } from './text.tsx';
-import type { JsonFieldContext } from './tool-json-field.tsx';
+import { useArguments, useSendGuard, type Pending } from './tool-form-state.ts';
 import { ToolHeader } from './tool-header.tsx';
 import { ToolRunSettings, type RunSettingsValue } from './tool-run-settings.tsx';
 import { ToolSchemaForm } from './tool-schema-form.tsx';
@@ -27,11 +27,6 @@ export interface ToolFormProps {
   onRun(args: unknown): void;
   /** Forget the remembered arguments. */
   onReset(): void;
-}
-
-interface Pending {
-  args: unknown;
-  issues: ValidationIssue[];
 }
 
 function RunBar(props: Pick<ToolFormProps, 'canRun' | 'cannotRunReason' | 'remembered' | 'onReset'> & { onResetForm(): void }): ReactNode {
@@ -91,72 +86,31 @@ function takesNoArguments(schema: Record<string, unknown>): boolean {
 export function ToolForm(props: ToolFormProps): ReactNode {
   const { tool } = props;
   const check = tool.check;
-  const [json, setJson] = useState(!check.ok);
-  const [data, setData] = useState<unknown>(props.initialArgs);
-  const [text, setText] = useState(() => JSON.stringify(props.initialArgs ?? {}, null, 2));
-  const [switchError, setSwitchError] = useState<string>();
-  const [pending, setPending] = useState<Pending>();
-  const [blocked, setBlocked] = useState<string>();
-  // Bumped when the form must start over from `data` (JSON editor handed data back, reset).
-  const [epoch, setEpoch] = useState(0);
-  const [, setInvalidCount] = useState(0);
-  const contextRef = useRef<JsonFieldContext>(undefined);
-  contextRef.current ??= { invalidJson: new Map(), onInvalidChange: () => setInvalidCount(contextRef.current?.invalidJson.size ?? 0) };
-  const context = contextRef.current;
-
-  const attempt = (args: unknown) => {
-    if (!json && context.invalidJson.size > 0) {
-      setBlocked(`Fix the JSON of ${[...context.invalidJson.values()].join(', ')} first`);
-      return;
-    }
-    setBlocked(undefined);
-    const issues = check.ok ? validationIssues(check, args) : [];
-    if (issues.length === 0) {
-      setPending(undefined);
-      props.onRun(args);
-    } else setPending({ args, issues });
-  };
-  const toggle = (on: boolean) => {
-    setPending(undefined);
-    if (on) {
-      setText(JSON.stringify(data ?? {}, null, 2));
-      setJson(true);
-      return;
-    }
-    try {
-      setData(JSON.parse(text));
-      setEpoch((n) => n + 1);
-      setJson(false);
-      setSwitchError(undefined);
-    } catch {
-      setSwitchError('Fix the JSON before going back to the form');
-    }
-  };
+  const args = useArguments(props.initialArgs, !check.ok);
+  const guard = useSendGuard(check, props.onRun);
   const resetForm = () => {
-    setPending(undefined);
-    setData(undefined);
-    setText('{}');
-    context.invalidJson.clear();
-    setEpoch((n) => n + 1);
+    guard.dismiss();
+    guard.context.invalidJson.clear();
+    args.reset();
   };
   const bar = <RunBar {...props} onResetForm={resetForm} />;
-  const errors = pending && !json ? errorSchemaOf(pending.issues) : undefined;
+  const errors = guard.pending && !args.json ? errorSchemaOf(guard.pending.issues) : undefined;
   return (
     <div>
-      <ToolHeader tool={tool} json={json} onJson={toggle} />
-      {switchError && <p className="mb-2 text-sm text-red-700 dark:text-red-300">{switchError}</p>}
-      {json || !check.ok ? (
-        <JsonEditor key={epoch} text={text} onText={(t) => { setText(t); setPending(undefined); }} onSubmit={attempt}>{bar}</JsonEditor>
+      <ToolHeader tool={tool} json={args.json} onJson={(on) => { guard.dismiss(); args.toggle(on); }} />
+      {args.switchError && <p className="mb-2 text-sm text-red-700 dark:text-red-300">{args.switchError}</p>}
+      {args.json || !check.ok ? (
+        <JsonEditor key={args.epoch} text={args.text} onText={(t) => { args.setText(t); guard.dismiss(); }} onSubmit={(value) => guard.attempt(value, false)}>{bar}</JsonEditor>
       ) : (
-        <ErrorBoundary key={epoch} fallback={(error) => <Note tone="bad">The form could not be drawn from this schema (<Text>{error.message}</Text>): use Edit as JSON.</Note>}>
-          <ToolSchemaForm check={check} data={data} errors={errors} context={context} onData={(d) => { setData(d); setPending(undefined); }} onSubmit={attempt}>
+        <ErrorBoundary key={args.epoch} fallback={(error) => <Note tone="bad">The form could not be drawn from this schema (<Text>{error.message}</Text>): use Edit as JSON.</Note>}>
+          <ToolSchemaForm check={check} data={args.data} errors={errors} context={guard.context} onData={(d) => { args.setData(d); guard.dismiss(); }} onSubmit={(value) => guard.attempt(value, true)}>
             {takesNoArguments(check.form) && <Note>This tool takes no arguments.</Note>}
             {bar}
           </ToolSchemaForm>
         </ErrorBoundary>
       )}
-      {blocked && <p role="alert" className="mt-2 text-sm text-red-700 dark:text-red-300"><Text>{blocked}</Text></p>}
-      {pending && <Mismatch pending={pending} onSend={() => { const args = pending.args; setPending(undefined); props.onRun(args); }} onDismiss={() => setPending(undefined)} />}
+      {guard.blocked && <p role="alert" className="mt-2 text-sm text-red-700 dark:text-red-300"><Text>{guard.blocked}</Text></p>}
+      {guard.pending && <Mismatch pending={guard.pending} onSend={guard.sendAnyway} onDismiss={guard.dismiss} />}
       <div className="mt-3"><ToolRunSettings value={props.settings} onChange={props.onSettings} /></div>
     </div>
   );

@@ -44,7 +44,7 @@ function ToolItem({ tool, active, onSelect }: { tool: ToolEntry; active: boolean
     <li className={`min-w-0 rounded-md border p-2 ${active ? 'border-sky-500 bg-sky-50 dark:border-sky-500 dark:bg-sky-950/50' : 'border-zinc-200 hover:border-zinc-400 dark:border-zinc-700 dark:hover:border-zinc-500'}`}>
       <div className="flex min-w-0 items-start gap-1.5">
       <IconImage icons={tool.icons} size={16} />
-      <button type="button" aria-pressed={active} aria-describedby={descId} onClick={onSelect} className="block min-w-0 flex-1 text-left [overflow-wrap:anywhere]">
+      <button type="button" aria-pressed={active} aria-describedby={descId} onClick={onSelect} title={tool.name.length > 80 ? tool.name : undefined} className="line-clamp-4 min-w-0 flex-1 text-left [overflow-wrap:anywhere]">
         <Text className="font-mono text-sm font-semibold">{tool.name}</Text>
         {tool.title !== undefined && tool.title !== tool.name && ' '}
         {tool.title !== undefined && tool.title !== tool.name && (

@@ -17,7 +17,7 @@ export interface VirtualListProps {
   renderRow(index: number): ReactNode;
   /** A sticky header above the rows (for a table: its header row). */
   header?: ReactNode;
-  /** CSS height of the scrolling box. */
+  /** CSS height of the scrolling box (at most: a short list is as tall as its rows). */
   height: string;
   /** Rows rendered beyond the visible ones, each side. */
   overscan?: number;
@@ -44,7 +44,6 @@ export function visibleRange(scrollTop: number, viewport: number, rowHeight: num
 
 function useScrollState(ref: RefObject<HTMLDivElement | null>) {
   const [scroll, setScroll] = useState({ top: 0, viewport: 600 });
-  const frame = useRef(0);
   const read = useCallback(() => {
     const el = ref.current;
     if (el) setScroll((s) => (s.top === el.scrollTop && s.viewport === el.clientHeight ? s : { top: el.scrollTop, viewport: el.clientHeight }));
@@ -55,16 +54,11 @@ function useScrollState(ref: RefObject<HTMLDivElement | null>) {
     read();
     const observer = new ResizeObserver(read);
     observer.observe(el);
-    return () => {
-      observer.disconnect();
-      cancelAnimationFrame(frame.current);
-    };
+    return () => observer.disconnect();
   }, [ref, read]);
-  // One state update per animation frame, however many scroll events arrive.
-  const onScroll = useCallback(() => {
-    cancelAnimationFrame(frame.current);
-    frame.current = requestAnimationFrame(read);
-  }, [read]);
+  // Read at once (React batches the updates of one frame): deferring to the next animation frame
+  // would show a frame of blank rows after every jump of the scrollbar.
+  const onScroll = useCallback(() => read(), [read]);
   return { scroll, onScroll, read };
 }
 
@@ -113,7 +107,9 @@ export function VirtualList(props: VirtualListProps): ReactNode {
       role={role}
       aria-label={label}
       aria-rowcount={ariaRowCount}
-      style={{ height }}
+      // The box's size never depends on its rows: `contain` keeps a batch of new rows from
+      // invalidating the layout and paint of the rest of the page.
+      style={{ height: `min(${count * rowHeight + headerHeight + 2}px, ${height})`, contain: 'strict' }}
       className={`relative overflow-auto ${className}`}
     >
       {header && <div className="sticky top-0 z-10">{header}</div>}

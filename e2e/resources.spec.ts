@@ -2,7 +2,7 @@
 // source or a sandboxed frame where nothing runs, images, bytes to download), templates with
 // completions, and subscriptions whose updates mark the resource and offer a re-read.
 import { expect, test } from './support/test.ts';
-import { HARD, ready, resourceButton, resourceRegion } from './pages/primitives.ts';
+import { HARD, ready, resourceButton, resourceRegion, runAndWait } from './pages/primitives.ts';
 
 test.describe('resources', () => {
   test('each MIME type is shown its own way; nothing in them runs or loads', async ({ launch, loupe, page }) => {
@@ -93,6 +93,21 @@ test.describe('resources', () => {
     await expect(notice).toHaveCount(0);
     await loupe.openTab('History');
     await expect(loupe.historyRows('resources/unsubscribe').first()).toBeVisible();
+  });
+
+  test('resources/list_changed and prompts/list_changed refresh the lists', async ({ launch, loupe, page }) => {
+    const app = await launch(HARD);
+    await ready(loupe, app.url, 'change_resources');
+    await loupe.openTab('Resources');
+    await expect(resourceButton(page, 'data.json')).toBeVisible();
+    await expect(resourceButton(page, 'late.txt')).toHaveCount(0);
+    await loupe.selectTool('change_resources');
+    await runAndWait(loupe);
+    await loupe.openTab('Resources');
+    await resourceButton(page, 'late.txt').click();
+    await expect(resourceRegion(page)).toContainText('listed after resources/list_changed');
+    await loupe.openTab('Prompts');
+    await expect(page.getByRole('list', { name: 'Prompts' }).getByRole('button', { name: /^late/ })).toBeVisible();
   });
 
   test('server-everything: a static document and a dynamic template with completion', async ({ launch, loupe, page }) => {

@@ -22,7 +22,7 @@ async function slow(loupe: LoupePage, steps: number, stepMs: number, extra: { la
 }
 
 test.describe('the lifecycle of a call', () => {
-  test('progress is a live bar with its message; Cancel sends notifications/cancelled', async ({ launch, loupe, page }) => {
+  test('progress is a live bar with its message; Cancel sends notifications/cancelled', async ({ launch, loupe }) => {
     const app = await launch(HARD);
     await ready(loupe, app.url, 'slow_progress');
     await slow(loupe, 30, 200, { label: 'crunching' });

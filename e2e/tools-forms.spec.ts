@@ -18,8 +18,18 @@ test.describe('tool forms from hard schemas', () => {
     // The recursive part: one child, then a grandchild (each level drawn only when asked for).
     await tree.getByRole('group', { name: /^Children/ }).first().getByRole('button', { name: /add/i }).first().click();
     await tree.getByLabel(/^Label/).nth(1).fill('child');
+    // A property that refers to its own type: one level at a time, on request.
+    const chain = page.getByRole('group', { name: /^Chain/ });
+    await chain.getByLabel(/^Value/).first().fill('a');
+    await expect(chain.getByText(/cycle.*detected for field "next"/i)).toBeVisible();
+    await chain.getByRole('button', { name: 'Expand Cycle' }).click();
+    await chain.getByLabel(/^Value/).nth(1).fill('b');
     await runAndWait(loupe);
-    expect(await resultJson(loupe)).toEqual({ shipping: { city: 'Lyon', street: '1 rue de la Paix' }, tree: { label: 'root', children: [{ label: 'child' }] } });
+    expect(await resultJson(loupe)).toEqual({
+      shipping: { city: 'Lyon', street: '1 rue de la Paix' },
+      tree: { label: 'root', children: [{ label: 'child' }] },
+      chain: { value: 'a', next: { value: 'b' } },
+    });
   });
 
   test('oneOf inside, a nullable type, titled enums and defaults prefilled', async ({ launch, loupe, page }) => {

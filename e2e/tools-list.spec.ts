@@ -25,7 +25,7 @@ test.describe('the tool list', () => {
   test('pagination is followed to the end', async ({ launch, loupe, page }) => {
     const app = await launch(HARD);
     await ready(loupe, app.url, 'change_tools');
-    await expect(page.getByText('15 tools', { exact: true })).toBeVisible();
+    await expect(page.getByText('16 tools', { exact: true })).toBeVisible();
     await expect(page.getByText('3 pages', { exact: true })).toBeVisible();
     await expect(loupe.toolButton('refs_and_recursion')).toBeVisible();
   });

@@ -57,7 +57,8 @@ describe('filterRows', () => {
     expect(seqs(filterRows(index.rows, f({ text: '(' })))).toEqual([]);
   });
   it('shows errors only, and violations only', () => {
-    expect(seqs(filterRows(index.rows, f({ errorsOnly: true })))).toEqual([4, 5]);
+    expect(seqs(filterRows(index.rows, f({ errorsOnly: true })))).toEqual([5]);
+    expect(seqs(filterRows(index.rows, f({ errorsOnly: true, fold: true })))).toEqual([4]);
     expect(seqs(filterRows(index.rows, f({ violationsOnly: true })))).toEqual([6]);
   });
   it('combines filters', () => {

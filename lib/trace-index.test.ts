@@ -130,7 +130,7 @@ describe('TraceIndex', () => {
       other({ kind: 'exit', code: 1, signal: null }),
       other({ kind: 'transport', level: 'info', message: 'ok' }),
     ]);
-    expect(index.rows.map((r) => r.isError ?? false)).toEqual([true, true, true, true, true, true, false]);
+    expect(index.rows.map((r) => r.isError ?? false)).toEqual([false, true, false, true, true, true, false]);
   });
 
   it('describes HTTP exchanges: SSE streams and the MCP session id', () => {

@@ -80,6 +80,8 @@ export class TraceIndex {
   private stderrChunks: StderrEvent[] = [];
   private stderrChars = 0;
   private stderrTrimmed = 0;
+  private stderrCount = 0;
+  private stderrCache?: { count: number; value: { text: string; trimmed: number } };
   /** False when the trace did not start at seq 1: a request may be missing, so "unknown id" is hedged. */
   private complete = true;
   /** What the client declared, from the latest `initialize` frame in the trace. */
@@ -139,9 +141,12 @@ export class TraceIndex {
 
   /** The server's stderr as one text (the last 64 KiB), and how many characters were let go. */
   stderr(): { text: string; trimmed: number } {
-    const text = this.stderrChunks.map((chunk) => chunk.text).join('');
-    const over = Math.max(0, text.length - STDERR_KEEP_CHARS);
-    return { text: text.slice(over), trimmed: this.stderrTrimmed + over };
+    if (this.stderrCache?.count !== this.stderrCount) {
+      const text = this.stderrChunks.map((chunk) => chunk.text).join('');
+      const over = Math.max(0, text.length - STDERR_KEEP_CHARS);
+      this.stderrCache = { count: this.stderrCount, value: { text: text.slice(over), trimmed: this.stderrTrimmed + over } };
+    }
+    return this.stderrCache.value;
   }
 
   /** The row with this seq (binary search: rows are in seq order). */
@@ -159,6 +164,7 @@ export class TraceIndex {
   }
 
   private keepStderr(event: StderrEvent): void {
+    this.stderrCount += 1;
     this.stderrChunks.push(event);
     this.stderrChars += event.text.length;
     while (this.stderrChunks.length > 1 && this.stderrChars - this.stderrChunks[0].text.length >= STDERR_KEEP_CHARS) {
@@ -263,7 +269,6 @@ export class TraceIndex {
     request.partner = response;
     request.partnerSeq = response.seq;
     request.latencyMs = latencyMs;
-    if (response.isError) request.isError = true;
     response.partner = request;
     response.partnerSeq = request.seq;
     response.latencyMs = latencyMs;

@@ -60,6 +60,17 @@ describe('exportTrace / parseTrace', () => {
     expect(text).toContain('API_KEY=sk-live-123456');
   });
 
+  it('does not mask a mask again (re-exporting an imported trace)', () => {
+    const secrets = { env: ['API_KEY'], headers: [], redactInEvents: true };
+    const first = exportTrace({ session, rows, secrets, exportedBy: 'x' });
+    const parsed = parseTrace(first);
+    if (!parsed.ok) throw new Error(parsed.error);
+    const imported = { ...session, config: parsed.trace.header.session.config };
+    const second = exportTrace({ session: imported, rows: TraceIndex.from(parsed.trace.events).rows, secrets, exportedBy: 'x' });
+    expect(second.split('\n').slice(1)).toEqual(first.split('\n').slice(1));
+    expect(JSON.parse(second.split('\n')[0]).session.config.env.API_KEY).toBe('•••• (14 chars, masked)');
+  });
+
   it('round-trips: the imported events are the exported ones', () => {
     const text = exportTrace({ session, rows, secrets: { env: [], headers: [], redactInEvents: false }, exportedBy: 'x' });
     const parsed = parseTrace(text);

@@ -23,8 +23,11 @@ export function looksSecret(name: string): boolean {
   return SECRET_NAME.test(name);
 }
 
+const MASKED = /^•••• \(\d+ chars, masked\)$/;
+
+/** The mask of a secret value (its length only). A value masked already stays as it is. */
 export function mask(value: string): string {
-  return `•••• (${value.length} chars, masked)`;
+  return MASKED.test(value) ? value : `•••• (${value.length} chars, masked)`;
 }
 
 /** What the user chose to hide. */
@@ -64,7 +67,7 @@ export function secretValues(config: ServerConfig, secrets: SecretChoice): strin
     return Object.entries(record).filter(([name]) => set.has(ignoreCase ? name.toLowerCase() : name)).map(([, value]) => value);
   };
   const values = config.kind === 'stdio' ? pick(config.env, secrets.env, false) : pick(config.headers, secrets.headers, true);
-  return [...new Set(values.filter((v) => v.length >= 4))].sort((a, b) => b.length - a.length);
+  return [...new Set(values.filter((v) => v.length >= 4 && !MASKED.test(v)))].sort((a, b) => b.length - a.length);
 }
 
 function redact(text: string, values: readonly string[]): string {

@@ -85,6 +85,13 @@ describe('server→client requests', () => {
     expect(JSON.stringify(response)).toContain('Hi from a human');
   });
 
+  it('says which answer came too late', async () => {
+    const { client, session } = await connect();
+    client.send({ type: 'respond', session: session.id, requestId: 'r999', outcome: { ok: true, result: {} } });
+    const error = await client.until(() => client.messages.find((m): m is Of<'error'> => m.type === 'error'));
+    expect(error.error).toMatchObject({ code: 'NOT_PENDING', detail: { requestId: 'r999' } });
+  });
+
   it('answers with an error by itself when nobody answers in time', async () => {
     const { client, session } = await connect({ serverRequestTimeoutMs: 300 });
     client.send({ type: 'request', session: session.id, id: 'c', method: 'tools/call', params: { name: 'trigger-elicitation-request', arguments: {} } });

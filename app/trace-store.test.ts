@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { filterRows } from '../lib/trace-filter.ts';
+import { TraceIndex } from '../lib/trace-index.ts';
+import type { FrameEvent, ServerMessage, SessionInfo, TraceEvent } from '../lib/wire.ts';
+import { applyMessage, initialState, type LoupeState } from './loupe-state.ts';
+import type { LoupeStore } from './loupe-store.ts';
+import { TraceStore } from './trace-store.ts';
+
+/** The part of LoupeStore the trace store reads, over the real state functions. */
+class StateFeed {
+  state: LoupeState = initialState('open');
+  private listeners = new Set<() => void>();
+  subscribe = (listener: () => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+  getSnapshot = () => this.state;
+  apply(message: ServerMessage): void {
+    this.state = applyMessage(this.state, message);
+    this.listeners.forEach((l) => l());
+  }
+}
+
+const session: SessionInfo = { id: 's1', config: { kind: 'stdio', command: 'x', args: [], env: {} }, status: 'connected', since: 0 };
+let seq = 0;
+function frame(dir: FrameEvent['dir'], message: Record<string, unknown>, rpc: FrameEvent['rpc']): FrameEvent {
+  seq += 1;
+  const raw = JSON.stringify({ jsonrpc: '2.0', ...message });
+  return { session: 's1', seq, ts: seq, kind: 'frame', dir, raw, size: raw.length, rpc, method: message.method as string | undefined, id: message.id as FrameEvent['id'] };
+}
+function traffic(n: number): TraceEvent[] {
+  const out: TraceEvent[] = [];
+  for (let i = 0; i < n; i += 1) {
+    out.push(frame('out', { id: i, method: i % 3 === 0 ? 'tools/call' : 'ping', params: { n: i } }, 'request'));
+    out.push(i % 5 === 0 ? frame('in', { id: i, error: { code: -1, message: 'no' } }, 'error') : frame('in', { id: i, result: { n: i } }, 'response'));
+    out.push(frame('in', { method: 'notifications/message', params: { data: `note ${i}` } }, 'notification'));
+  }
+  return out;
+}
+
+function setup(events: TraceEvent[]) {
+  seq = 0;
+  const feed = new StateFeed();
+  const store = new TraceStore(feed as unknown as LoupeStore);
+  feed.apply({ type: 'snapshot', version: 1, sessions: [session], events: [], stats: [], primary: 's1' });
+  return { feed, store, events };
+}
+
+const seqs = (rows: readonly { seq: number }[]) => rows.map((r) => r.seq);
+
+describe('TraceStore', () => {
+  it('appending batch by batch gives what filtering the whole trace gives, for every filter', () => {
+    const filters = [{ text: 'note 1' }, { fold: true }, { errorsOnly: true }, { methods: ['tools/call'] }, { dir: 'in' as const, kinds: ['error'] }, { violationsOnly: true }];
+    for (const patch of filters) {
+      const { feed, store } = setup([]);
+      store.setFilter(patch);
+      const all = traffic(60);
+      for (let i = 0; i < all.length; i += 7) feed.apply({ type: 'events', events: all.slice(i, i + 7) });
+      const expected = filterRows(TraceIndex.from(all).rows, store.getSnapshot().filter);
+      expect(seqs(store.getSnapshot().rows), JSON.stringify(patch)).toEqual(seqs(expected));
+      expect(store.getSnapshot().index.rows).toHaveLength(all.length);
+    }
+  });
+
+  it('keeps following the filter as frames arrive, pairing included (folded, errors only)', () => {
+    const { feed, store } = setup([]);
+    store.setFilter({ fold: true, errorsOnly: true });
+    const all = traffic(20);
+    for (const event of all) feed.apply({ type: 'events', events: [event] });
+    expect(seqs(store.getSnapshot().rows)).toEqual(seqs(filterRows(TraceIndex.from(all).rows, store.getSnapshot().filter)));
+    expect(store.getSnapshot().rows.length).toBe(4);
+  });
+
+  it('narrows by typing without losing matches, and selects and moves', () => {
+    const { feed, store } = setup([]);
+    feed.apply({ type: 'events', events: traffic(30) });
+    store.setFilter({ text: 'note' });
+    store.setFilter({ text: 'note 2' });
+    expect(store.getSnapshot().rows.map((r) => r.event.kind === 'frame' && r.event.raw.match(/note \d+/)?.[0])).toEqual(['note 2', ...Array.from({ length: 10 }, (_, i) => `note ${20 + i}`)]);
+    store.move(1);
+    expect(store.getSnapshot().selectedSeq).toBe(store.getSnapshot().rows[0].seq);
+    store.move(100);
+    expect(store.getSnapshot().selectedSeq).toBe(store.getSnapshot().rows.at(-1)?.seq);
+  });
+
+  it('reveal clears a filter that hides the frame and tells who listens', () => {
+    const { feed, store } = setup([]);
+    feed.apply({ type: 'events', events: traffic(5) });
+    store.setFilter({ kinds: ['error'] });
+    const revealed: number[] = [];
+    store.onReveal((s) => revealed.push(s));
+    store.reveal(3);
+    expect(store.getSnapshot().filter.kinds).toEqual([]);
+    expect(store.getSnapshot().selectedSeq).toBe(3);
+    expect(revealed).toEqual([3]);
+  });
+
+  it('imports a trace as a read-only source and goes back to live', () => {
+    const { feed, store } = setup([]);
+    feed.apply({ type: 'events', events: traffic(2) });
+    expect(store.importText('bad.jsonl', 'nope')).toBe(false);
+    expect(store.getSnapshot().importError).toMatch(/^bad\.jsonl: /);
+    const header = JSON.stringify({ format: 'mcp-loupe-trace', version: 1, session: { ...session, id: 'old' } });
+    const text = [header, ...traffic(4).map((e) => JSON.stringify({ ...e, session: 'old' }))].join('\n');
+    expect(store.importText('t.jsonl', text)).toBe(true);
+    const view = store.getSnapshot();
+    expect(view).toMatchObject({ readOnly: true, source: 'import-1' });
+    expect(view.rows).toHaveLength(12);
+    store.setSource('live');
+    expect(store.getSnapshot()).toMatchObject({ readOnly: false, source: 'live' });
+    expect(store.getSnapshot().rows).toHaveLength(6);
+  });
+});
