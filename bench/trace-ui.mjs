@@ -10,12 +10,13 @@
  *          (b) a filter typed into the UI: Event Timing's duration of each keystroke (input
  *          event → next paint, handlers and React render included). Target ≤ 100 ms.
  * scroll:  the windowed table scrolled top to bottom in 40 steps, one per frame: frame intervals.
- * flood:   10,000 notifications a second for 5 s while a row is clicked every 250 ms: Event
+ * flood:   10,000 notifications a second for 3 s while a row is clicked every 250 ms: Event
  *          Timing duration of each click (to the next paint) and long tasks; baseline: the same
- *          clicks with no flood. Every notification must arrive (rows counted in the page).
- *          Target: clicks answer within 100 ms.
+ *          clicks with no flood, rounds alternating (ROUNDS, default 3; the median round is
+ *          shown). Every notification must arrive (rows counted in the page).
+ *          Target: clicks answer within 100 ms. The box is small and shared: load is printed.
  *
- * Usage: node bench/trace-ui.mjs [--count N]
+ * Usage: node bench/trace-ui.mjs [--count N] [--rounds R]
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -24,6 +25,9 @@ import { ROOT, isMain, machine, median, percentile, printTable, requireBuilt, sl
 
 const arg = (name, fallback) => Number(process.argv[process.argv.indexOf(name) + 1]) || fallback;
 const COUNT = arg('--count', 100_000);
+const ROUNDS = arg('--rounds', 3);
+/** Per round: 3 s at 10,000/s (the rounds together stay under the tab's 100,000-event cap). */
+const FLOOD_COUNT = 30_000;
 const FLOOD = path.join(ROOT, 'e2e/fixtures/flood.mjs');
 const NEEDLES = ['flood 4242 of', 'zzz-no-match', 'FLOOD 99999', '"level":"warning"', 'of 100000 x'];
 const TARGET_MS = 100;
@@ -175,14 +179,24 @@ async function main() {
     await sleep(2_000);
     await clicks(page, 1_000); // warm-up: the first clicks pay for code loaded on first use
 
-    const idle = await clicks(page, 3_000);
-    const before = (await rowsShown(page)).total;
-    const notesBefore = await notificationRows(page);
-    await flood(page, { count: 50_000, perSecond: 10_000 });
-    const flooded = await clicks(page, 5_000);
-    await waitRows(page, before + 50_002, 30_000);
-    await sleep(500);
-    const lost = notesBefore + 50_000 - (await notificationRows(page));
+    // Rounds alternate no-flood and flood, so that the shared machine's load hits both alike.
+    const idleRounds = [];
+    const floodRounds = [];
+    let lost = 0;
+    for (let round = 0; round < ROUNDS; round += 1) {
+      idleRounds.push(await clicks(page, 3_000));
+      const before = (await rowsShown(page)).total;
+      const notesBefore = await notificationRows(page);
+      await flood(page, { count: FLOOD_COUNT, perSecond: 10_000 });
+      floodRounds.push(await clicks(page, 3_000));
+      await waitRows(page, before + FLOOD_COUNT + 2, 30_000);
+      await sleep(500);
+      lost += notesBefore + FLOOD_COUNT - (await notificationRows(page));
+      console.log(`round ${round + 1}: click p95 ${idleRounds.at(-1).p95Ms} ms idle, ${floodRounds.at(-1).p95Ms} ms in the flood (load ${machine().loadavg?.join(' ')})`);
+    }
+    const pick = (rounds) => rounds.slice().sort((a, b) => a.p95Ms - b.p95Ms)[rounds.length >> 1];
+    const idle = pick(idleRounds);
+    const flooded = pick(floodRounds);
 
     await flood(page, { count: COUNT });
     const total = await waitRows(page, COUNT, 120_000);
@@ -200,11 +214,11 @@ async function main() {
       ['  slowest needle', `${Math.max(...fn.ours.map((r) => r.ms)).toFixed(1)} ms`, `${Math.max(...fn.floor.map((r) => r.ms)).toFixed(1)} ms`, '', ''],
       [`typed filter, each keystroke to paint (max of ${typed.keystrokes})`, `${typed.maxMs < 16 ? '< 16' : typed.maxMs} ms`, '', '', `≤ ${TARGET_MS} ms`],
       [`scroll top → bottom, frame interval p95 (${scrolled.drawnRows} rows in the DOM)`, `${percentile(scrolled.intervals, 95).toFixed(1)} ms`, '16.7 ms (60 Hz)', `${(percentile(scrolled.intervals, 95) / 16.7).toFixed(2)}×`, ''],
-      [`click → paint during a 10,000/s flood (p95 of ${flooded.clicks}; max)`, `${flooded.p95Ms} ms; ${flooded.maxMs} ms`, `${idle.p95Ms} ms; ${idle.maxMs} ms (no flood)`, `${(flooded.p95Ms / idle.p95Ms).toFixed(2)}×`, `≤ ${TARGET_MS} ms`],
-      ['  long tasks during the flood', `${flooded.longTasks} (${Math.round(flooded.longTaskMs)} ms in 5 s)`, `${idle.longTasks} (no flood)`, '', ''],
-      ['  notifications lost', String(lost), '', '', '0'],
+      [`click → paint during a 10,000/s flood (p95 of ${flooded.clicks}; max; median round of ${ROUNDS})`, `${flooded.p95Ms} ms; ${flooded.maxMs} ms`, `${idle.p95Ms} ms; ${idle.maxMs} ms (no flood)`, `${(flooded.p95Ms / idle.p95Ms).toFixed(2)}×`, `≤ ${TARGET_MS} ms`],
+      ['  long tasks during the flood', `${flooded.longTasks} (${Math.round(flooded.longTaskMs)} ms in 3 s)`, `${idle.longTasks} (no flood)`, '', ''],
+      [`  notifications lost (of ${(ROUNDS * FLOOD_COUNT).toLocaleString('en')})`, String(lost), '', '', '0'],
     ]);
-    writeResults('trace-ui', { machine: machine(), rows: total, heapMb, filter: fn, typed, scroll: scrolled, clicks: { idle, flooded }, lost, target: { ms: TARGET_MS } });
+    writeResults('trace-ui', { machine: machine(), rows: total, heapMb, filter: fn, typed, scroll: scrolled, clicks: { idle, flooded, idleRounds, floodRounds }, lost, target: { ms: TARGET_MS } });
   } finally {
     await browser.close();
     await stop(loupe.child);

@@ -120,6 +120,8 @@ export const ServerInfoSchema = z.object({
   version: z.string().optional(),
   title: z.string().optional(),
   websiteUrl: z.string().optional(),
+  /** `icons` of the server's Implementation (2025-11-25); untrusted: load only data: URLs. */
+  icons: z.array(z.record(z.string(), z.unknown())).optional(),
 });
 
 export const SessionInfoSchema = z.object({
@@ -355,6 +357,8 @@ export const ResponseMessageSchema = z.discriminatedUnion('ok', [
     ok: z.literal(true),
     result: z.unknown(),
     durationMs: z.number(),
+    /** The JSON-RPC id the request went out with (find its frames in the trace). */
+    rpcId: RequestIdSchema.optional(),
   }),
   z.object({
     type: z.literal('response'),
@@ -364,6 +368,7 @@ export const ResponseMessageSchema = z.discriminatedUnion('ok', [
     /** A JSON-RPC error from the server, or a local failure. */
     error: z.union([RpcErrorSchema, LoupeErrorSchema]),
     durationMs: z.number(),
+    rpcId: RequestIdSchema.optional(),
   }),
 ]);
 export type ResponseMessage = z.infer<typeof ResponseMessageSchema>;

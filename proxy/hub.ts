@@ -5,7 +5,7 @@
  */
 import type { WebSocket } from 'ws';
 import type { ServerConfig } from '../lib/server-config-types.ts';
-import { parseClientMessage, WIRE_VERSION, type ClientMessage, type LoupeError, type ServerMessage, type SessionInfo, type TraceEvent } from '../lib/wire.ts';
+import { parseClientMessage, WIRE_VERSION, type ClientMessage, type LoupeError, type RequestId, type ServerMessage, type SessionInfo, type TraceEvent } from '../lib/wire.ts';
 import { ServerRequestBroker } from './server-requests.ts';
 import { Session } from './session.ts';
 import { TraceRecorder, type TraceLimits, DEFAULT_TRACE_LIMITS } from './trace-recorder.ts';
@@ -106,7 +106,7 @@ export class Hub {
         return this.withSession(ws, message.session, async (s) => {
           const started = performance.now();
           const outcome = await s.sendRaw(message.message, message.origin, message.timeoutMs);
-          const base = { type: 'response' as const, id: message.id, session: s.id, durationMs: performance.now() - started };
+          const base = { type: 'response' as const, id: message.id, session: s.id, durationMs: performance.now() - started, rpcId: message.message.id as RequestId | undefined };
           this.sendTo(ws, outcome.ok ? { ...base, ok: true, result: outcome.result } : { ...base, ok: false, error: outcome.error });
         });
       case 'request':
@@ -124,7 +124,7 @@ export class Hub {
           });
           // The response goes out before the tick's batch of trace events (the frames follow within
           // the same tick): a caller waiting on the result does not wait for the trace's serialisation.
-          const base = { type: 'response' as const, id: message.id, session: s.id, durationMs: performance.now() - started };
+          const base = { type: 'response' as const, id: message.id, session: s.id, durationMs: performance.now() - started, rpcId: 'rpcId' in outcome ? outcome.rpcId : undefined };
           this.sendTo(ws, outcome.ok ? { ...base, ok: true, result: outcome.result } : { ...base, ok: false, error: outcome.error });
         });
     }

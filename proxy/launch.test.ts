@@ -69,6 +69,7 @@ describe('launch against server-everything over stdio', () => {
     expect(frames.find((f) => f.dir === 'out' && f.method === 'initialize')).toBeTruthy();
     expect(frames.find((f) => f.dir === 'out' && f.method === 'notifications/initialized')).toBeTruthy();
     const callFrame = frames.find((f) => f.dir === 'out' && f.method === 'tools/call')!;
+    expect(call.rpcId).toBe(callFrame.id);
     expect(frames.find((f) => f.dir === 'in' && f.rpc === 'response' && f.id === callFrame.id)?.raw).toContain('hi there');
     const seqs = client.events.filter((e) => e.session === primary).map((e) => e.seq);
     expect(seqs).toEqual([...seqs].sort((a, b) => a - b));

@@ -15,7 +15,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { LoupeError, RequestId, RpcError } from '../lib/wire.ts';
 import type { TraceRecorder } from './trace-recorder.ts';
 
-export type RawOutcome = { ok: true; result: unknown } | { ok: false; error: RpcError | LoupeError };
+export type RawOutcome = ({ ok: true; result: unknown } | { ok: false; error: RpcError | LoupeError }) & { rpcId?: RequestId };
 
 export interface ProgressParams {
   progress: number;
@@ -77,10 +77,10 @@ export class RawRouter {
     options.signal.addEventListener('abort', onAbort, { once: true });
     try {
       await this.transport.send(message as JSONRPCMessage);
-      return await answer;
+      return { ...(await answer), rpcId: id };
     } catch (error) {
       this.settle(id, { ok: false, error: { code: 'NOT_CONNECTED', message: (error as Error).message } });
-      return answer;
+      return { ...(await answer), rpcId: id };
     } finally {
       options.signal.removeEventListener('abort', onAbort);
       const token = (sendParams?._meta as { progressToken?: RequestId } | undefined)?.progressToken;

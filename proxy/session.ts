@@ -19,7 +19,7 @@ const INITIALIZE_TIMEOUT_MS = 30_000;
 const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 
 
-export type RequestOutcome = { ok: true; result: unknown } | { ok: false; error: RpcError | LoupeError };
+export type RequestOutcome = ({ ok: true; result: unknown } | { ok: false; error: RpcError | LoupeError }) & { rpcId?: string | number };
 
 export interface RequestOptions {
   timeoutMs?: number;
@@ -227,7 +227,13 @@ export class Session {
     this.raw = new RawRouter(transport, this.trace);
     this.raw.install();
     const server = client.getServerVersion();
-    this.info.serverInfo = server && { name: server.name, version: server.version, title: server.title, websiteUrl: server.websiteUrl };
+    this.info.serverInfo = server && {
+      name: server.name,
+      version: server.version,
+      title: server.title,
+      websiteUrl: server.websiteUrl,
+      icons: Array.isArray(server.icons) ? (server.icons as Record<string, unknown>[]) : undefined,
+    };
     this.info.capabilities = client.getServerCapabilities() as Record<string, unknown> | undefined;
     this.info.instructions = client.getInstructions();
     return { ok: true };
