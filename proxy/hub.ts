@@ -5,7 +5,7 @@
  */
 import type { WebSocket } from 'ws';
 import type { ServerConfig } from '../lib/server-config-types.ts';
-import { parseClientMessage, WIRE_VERSION, type ClientMessage, type LoupeError, type RequestId, type ServerMessage, type SessionInfo, type TraceEvent } from '../lib/wire.ts';
+import { parseClientMessage, WIRE_VERSION, type ClientMessage, type LoupeError, type RequestId, type ServerMessage, type SessionInfo, type TraceEvent, type TraceStats } from '../lib/wire.ts';
 import { ServerRequestBroker } from './server-requests.ts';
 import { Session } from './session.ts';
 import { TraceRecorder, type TraceLimits, DEFAULT_TRACE_LIMITS } from './trace-recorder.ts';
@@ -18,6 +18,7 @@ export class Hub {
   private readonly sessions = new Map<string, Session>();
   private readonly clients = new Set<WebSocket>();
   private pending: TraceEvent[] = [];
+  private readonly droppedSent = new Map<string, number>();
   private flushScheduled = false;
   private nextId = 1;
   primary?: string;
@@ -156,7 +157,20 @@ export class Hub {
     if (this.pending.length === 0) return;
     const events = this.pending;
     this.pending = [];
-    this.broadcast({ type: 'events', events });
+    const stats = this.changedStats(events);
+    this.broadcast(stats.length > 0 ? { type: 'events', events, stats } : { type: 'events', events });
+  }
+
+  /** Trace stats of the sessions in this batch whose dropped count moved: the page shows drops live. */
+  private changedStats(events: TraceEvent[]): TraceStats[] {
+    const out: TraceStats[] = [];
+    for (const id of new Set(events.map((e) => e.session))) {
+      const stats = this.sessions.get(id)?.trace.stats();
+      if (!stats || stats.dropped === (this.droppedSent.get(id) ?? 0)) continue;
+      this.droppedSent.set(id, stats.dropped);
+      out.push(stats);
+    }
+    return out;
   }
 
   /** For messages that must not overtake the trace events already queued. */

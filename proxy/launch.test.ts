@@ -102,6 +102,21 @@ describe('launch against server-everything over stdio', () => {
   });
 });
 
+describe('bounded trace', () => {
+  it('drops the oldest events beyond --trace-limit and says so live', async () => {
+    const loupe = await launch({ config: defaultServer(), port: 0, uiRoot, traceLimit: 100 });
+    running.push(loupe);
+    const client = await WireTestClient.open(`ws://127.0.0.1:${loupe.port}/ws?token=${loupe.token}`);
+    clients.push(client);
+    const primary = loupe.hub.primary!;
+    await client.waitForStatus(primary, ['connected']);
+    for (let i = 0; i < 60; i++) await client.request(primary, 'ping');
+    const withStats = await client.until(() => client.messages.find((m) => m.type === 'events' && m.stats?.some((s) => s.dropped > 0)));
+    expect(withStats.type === 'events' && withStats.stats?.[0].kept).toBeLessThanOrEqual(100);
+    expect(loupe.hub.session(primary)!.trace.all()).toHaveLength(100);
+  });
+});
+
 describe('bad stdio servers', () => {
   it('reports a command that does not exist, with the PATH searched', async () => {
     const { client } = await start();
