@@ -31,7 +31,8 @@ export function CompletionInput({ label, description, required, value, suggestio
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
   const values = suggestions?.values ?? [];
-  const showList = open && values.length > 0;
+  // Nothing to suggest when the one suggestion is what is already typed: keep the list out of the way.
+  const showList = open && values.length > 0 && !(values.length === 1 && values[0] === value);
   const pick = (v: string) => {
     onChange(v);
     onQuery?.(v);

@@ -32,9 +32,14 @@ test.describe('no target: the bundled server-everything', () => {
     await expect(loupe.history()).toBeVisible();
     // A request and its response for each: both directions of the wire.
     for (const method of ['initialize', 'tools/list', 'tools/call']) {
+      await loupe.filterHistoryMethod(method);
       await expect.poll(() => loupe.historyRows(method).count(), { message: `History rows naming ${method}` }).toBeGreaterThanOrEqual(2);
+      await expect(loupe.historyRows(method).filter({ hasText: '→ out' }).first()).toBeVisible();
+      await expect(loupe.historyRows(method).filter({ hasText: '← in' }).first()).toBeVisible();
     }
+    await loupe.filterHistoryMethod('notifications/initialized');
     await expect(loupe.historyRows('notifications/initialized').first()).toBeVisible();
+    await loupe.filterHistoryMethod('tools/call');
     // The response row carries the latency of its request.
     await expect(loupe.historyRows('tools/call').filter({ hasText: /\d+(\.\d+)?\s?(ms|µs|s)\b/ }).first()).toBeVisible();
 

@@ -56,6 +56,9 @@ test.describe('prompts', () => {
     await page.getByRole('combobox', { name: /^resourceType/ }).fill('Te');
     await page.getByRole('option', { name: 'Text' }).click();
     await page.getByRole('combobox', { name: /^resourceId/ }).fill('3');
+    // Suggestions may open over the button; a keyboard user closes them with Escape.
+    await page.getByRole('combobox', { name: /^resourceId/ }).press('Escape');
+    await expect(page.getByRole('listbox', { name: /Suggestions for resourceId/ })).toHaveCount(0);
     await page.getByRole('button', { name: 'Get prompt' }).click();
     await expect(promptRegion(page)).toContainText('embedded resource');
     await expect(promptRegion(page)).toContainText('Resource 3: This is a plaintext resource');

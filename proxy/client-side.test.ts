@@ -3,31 +3,18 @@
  * sampling / elicitation / roots tools only to clients that declare those capabilities), plus the
  * raw composer and progress relaying.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FrameEvent, ServerMessage } from '../lib/wire.ts';
 import { ALL_CAPABILITIES } from './client-side.ts';
 import { defaultServer } from './default-server.ts';
-import { launch, type RunningLoupe } from './launch.ts';
-import { WireTestClient } from './test-client.ts';
+import type { WireTestClient } from './test-client.ts';
+import { LoupeHarness } from './test-harness.ts';
 
-const uiRoot = mkdtempSync(join(tmpdir(), 'loupe-ui-'));
-writeFileSync(join(uiRoot, 'index.html'), '<!doctype html><title>t</title>');
-
-const running: RunningLoupe[] = [];
-const clients: WireTestClient[] = [];
-afterEach(async () => {
-  for (const c of clients.splice(0)) c.close();
-  await Promise.all(running.splice(0).map((r) => r.close()));
-});
+const harness = new LoupeHarness();
+afterEach(() => harness.closeAll());
 
 async function connect(options: Record<string, unknown> = {}) {
-  const loupe = await launch({ port: 0, uiRoot });
-  running.push(loupe);
-  const client = await WireTestClient.open(`ws://127.0.0.1:${loupe.port}/ws?token=${loupe.token}`);
-  clients.push(client);
+  const { loupe, client } = await harness.start();
   client.send({ type: 'connect', config: defaultServer(), ...options });
   const session = await client.until(() => [...client.sessions.values()].find((s) => s.status === 'connected' || s.status === 'failed'));
   expect(session.error).toBeUndefined();
@@ -72,8 +59,7 @@ describe('server→client requests', () => {
     expect(asked.request.method).toBe('sampling/createMessage');
     expect(JSON.stringify(asked.request.params)).toContain('Say hi');
 
-    const other = await WireTestClient.open(`ws://127.0.0.1:${loupe.port}/ws?token=${loupe.token}`);
-    clients.push(other);
+    const other = await harness.open(loupe);
     const snapshot = await other.until(() => other.messages.find((m): m is Of<'snapshot'> => m.type === 'snapshot'));
     expect(snapshot.serverRequests?.map((r) => r.requestId)).toEqual([asked.request.requestId]);
 

@@ -4,17 +4,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { HttpEvent } from '../lib/wire.ts';
-import { launch, type RunningLoupe } from './launch.ts';
-import { WireTestClient } from './test-client.ts';
+import { LoupeHarness } from './test-harness.ts';
 
-const uiRoot = mkdtempSync(join(tmpdir(), 'loupe-ui-'));
-writeFileSync(join(uiRoot, 'index.html'), '<!doctype html><title>t</title>');
 const everything = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
 
 async function freePort(): Promise<number> {
@@ -61,15 +55,11 @@ afterAll(async () => {
   await new Promise((resolve) => html?.close(resolve));
 });
 
-const running: RunningLoupe[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((r) => r.close()));
-});
+const harness = new LoupeHarness();
+afterEach(() => harness.closeAll());
 
 async function connect(url: string, transport: 'auto' | 'http' | 'sse' = 'auto', headers: Record<string, string> = {}) {
-  const loupe = await launch({ port: 0, uiRoot, config: { kind: 'http', url, transport, headers } });
-  running.push(loupe);
-  const client = await WireTestClient.open(`ws://127.0.0.1:${loupe.port}/ws?token=${loupe.token}`);
+  const { loupe, client } = await harness.start({ config: { kind: 'http', url, transport, headers } });
   const session = await client.waitForStatus(loupe.hub.primary!, ['connected', 'failed'], 20_000);
   return { loupe, client, session };
 }

@@ -2,7 +2,7 @@
  * Integration: a real Loupe (in this process) against real stdio servers, driven over the wire
  * protocol exactly as the page drives it.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,25 +10,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerConfig } from '../lib/server-config-types.ts';
 import type { FrameEvent } from '../lib/wire.ts';
 import { defaultServer } from './default-server.ts';
-import { launch, type RunningLoupe } from './launch.ts';
 import { WireTestClient } from './test-client.ts';
+import { LoupeHarness } from './test-harness.ts';
 
-const uiRoot = mkdtempSync(join(tmpdir(), 'loupe-ui-'));
-writeFileSync(join(uiRoot, 'index.html'), '<!doctype html><title>Loupe test page</title>');
+const harness = new LoupeHarness();
+afterEach(() => harness.closeAll());
 
-const running: RunningLoupe[] = [];
-const clients: WireTestClient[] = [];
-afterEach(async () => {
-  for (const c of clients.splice(0)) c.close();
-  await Promise.all(running.splice(0).map((r) => r.close()));
-});
-
-async function start(config?: ServerConfig): Promise<{ loupe: RunningLoupe; client: WireTestClient }> {
-  const loupe = await launch({ config, port: 0, uiRoot });
-  running.push(loupe);
-  const client = await WireTestClient.open(`ws://127.0.0.1:${loupe.port}/ws?token=${loupe.token}`);
-  clients.push(client);
-  return { loupe, client };
+function start(config?: ServerConfig) {
+  return harness.start({ config });
 }
 
 const nodeScript = (source: string): ServerConfig => ({ kind: 'stdio', command: process.execPath, args: ['-e', source], env: {} });
@@ -80,8 +69,7 @@ describe('launch against server-everything over stdio', () => {
     const primary = loupe.hub.primary!;
     await client.waitForStatus(primary, ['connected']);
     await client.request(primary, 'ping');
-    const second = await WireTestClient.open(`ws://127.0.0.1:${loupe.port}/ws?token=${loupe.token}`);
-    clients.push(second);
+    const second = await harness.open(loupe);
     await second.until(() => second.messages.find((m) => m.type === 'snapshot'));
     expect(second.status(primary)?.status).toBe('connected');
     expect(second.events.some((e) => e.kind === 'frame' && e.method === 'ping')).toBe(true);
@@ -104,10 +92,7 @@ describe('launch against server-everything over stdio', () => {
 
 describe('bounded trace', () => {
   it('drops the oldest events beyond --trace-limit and says so live', async () => {
-    const loupe = await launch({ config: defaultServer(), port: 0, uiRoot, traceLimit: 100 });
-    running.push(loupe);
-    const client = await WireTestClient.open(`ws://127.0.0.1:${loupe.port}/ws?token=${loupe.token}`);
-    clients.push(client);
+    const { loupe, client } = await harness.start({ config: defaultServer(), traceLimit: 100 });
     const primary = loupe.hub.primary!;
     await client.waitForStatus(primary, ['connected']);
     for (let i = 0; i < 60; i++) await client.request(primary, 'ping');
@@ -178,7 +163,7 @@ describe('security', () => {
     await expect(WireTestClient.open(`${base}?token=wrong`)).rejects.toThrow('HTTP 401');
     await expect(WireTestClient.open(`${base}?token=${loupe.token}`, { Origin: 'http://evil.example' })).rejects.toThrow('HTTP 403');
     const ok = await WireTestClient.open(`${base}?token=${loupe.token}`, { Origin: `http://127.0.0.1:${loupe.port}` });
-    clients.push(ok);
+    ok.close();
   });
 
   it('refuses foreign Host headers (DNS rebinding) and API calls without the token', async () => {

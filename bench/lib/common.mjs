@@ -13,8 +13,24 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The Loupe CLI under test; LOUPE_CLI=/path/to/cli.js compares another build (an A/B of a change). */
 export const CLI = process.env.LOUPE_CLI ? path.resolve(process.env.LOUPE_CLI) : path.join(ROOT, 'dist/proxy/cli.js');
-/** Extra Node flags for the Loupe process only, for investigation (e.g. LOUPE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"). */
-export const LOUPE_NODE_ARGS = (process.env.LOUPE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+/**
+ * Node flags for the Loupe process: those its bin's shebang gives (`#!/usr/bin/env -S node --flag`,
+ * so that the figures are those of Loupe as `npx mcp-loupe` starts it), plus LOUPE_NODE_ARGS for
+ * investigation (e.g. LOUPE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof").
+ */
+export const LOUPE_NODE_ARGS = [...shebangFlags(CLI), ...(process.env.LOUPE_NODE_ARGS ?? '').split(' ').filter(Boolean)];
+
+function shebangFlags(file) {
+  let first;
+  try {
+    first = readFileSync(file, 'utf8').split('\n', 1)[0];
+  } catch {
+    return [];
+  }
+  const words = first.startsWith('#!') ? first.slice(2).trim().split(/\s+/) : [];
+  const node = words.findIndex((w) => w === 'node' || w.endsWith('/node'));
+  return node === -1 ? [] : words.slice(node + 1).filter((w) => w.startsWith('--'));
+}
 export const RESULTS_DIR = path.join(ROOT, 'bench/results');
 
 /** The command Loupe itself runs for its default target (proxy/default-server.ts): same Node, same file, `stdio`. */
@@ -190,5 +206,5 @@ export function busyWarning() {
   const { loadavg } = machine();
   const cores = os.availableParallelism?.() ?? os.cpus().length;
   if (!loadavg || loadavg[0] <= cores) return '';
-  return `warning: the machine is busy (load average ${loadavg[0].toFixed(2)} on ${cores} cores): these figures are inflated; run again when it is quiet`;
+  return `warning: the machine is busy (load average ${loadavg[0].toFixed(2)} on ${cores} cores): the figures may be inflated (the load average lags: compare the baseline with a quiet run)`;
 }

@@ -203,6 +203,17 @@ export class LoupePage {
    * History rows that name `method`. A row is whatever the region lists (table rows, list items
    * or buttons); we take the innermost element that carries the method text.
    */
+  /** Types into the History filter (text anywhere in the raw JSON): the list is virtualised, so
+   * rows far from the tail are only in the page once the filter brings them close. */
+  async filterHistory(text: string): Promise<void> {
+    await this.page.getByRole('textbox', { name: 'Filter history' }).fill(text);
+  }
+
+  /** Shows only frames of this method (requests, their responses, notifications); '' for all. */
+  async filterHistoryMethod(method: string): Promise<void> {
+    await this.page.getByRole('combobox', { name: 'Method' }).selectOption(method === '' ? { index: 0 } : method);
+  }
+
   historyRows(method: string): Locator {
     const rows = this.history().locator('[role=row], tr, li, [role=listitem], [role=option]');
     return rows.filter({ hasText: literal(method) }).filter({ hasNot: this.page.locator('[role=row], tr, li, [role=listitem], [role=option]') });
