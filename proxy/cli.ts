@@ -1,4 +1,6 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=2
+// (A small young generation: idle, Loupe holds little, and V8's default semi-spaces alone would
+// cost it ~7 MB of resident memory over a bare SDK client; see bench/memory.mjs.)
 /**
  * `mcp-loupe [options] <command> [args...] | <url> | --config <file> [--server <name>]`
  * (CONTRACT.md). Prints one line with the page URL and runs until SIGINT/SIGTERM, then stops every
@@ -8,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { describeConfig } from '../lib/server-config.ts';
 import { parseCliArgs, resolveTarget, USAGE } from './cli-args.ts';
 import { defaultServer } from './default-server.ts';
-import { launch, VERSION } from './launch.ts';
+import { launch, VERSION, type RunningLoupe } from './launch.ts';
 import { openBrowser } from './open-browser.ts';
 import { isLoopbackAddress } from './security.ts';
 
@@ -33,37 +35,36 @@ async function main(argv: string[]): Promise<void> {
   if (!target.ok) exitWith(target.error);
   for (const warning of target.value.warnings) process.stderr.write(`mcp-loupe: warning: ${warning}\n`);
 
+  // Signals are handled from the start: a Ctrl-C while the SDK is still loading must stop the
+  // server process that is about to start, too.
+  const state: { running?: RunningLoupe; stopping: boolean } = { stopping: false };
+  const stop = (signal: string) => {
+    if (state.stopping) return;
+    state.stopping = true;
+    process.stderr.write(`mcp-loupe: ${signal}: stopping servers…\n`);
+    setTimeout(() => process.exit(0), 5_000).unref();
+    if (state.running) void state.running.close().finally(() => process.exit(0));
+  };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => stop(signal));
+
   const exposed = !isLoopbackAddress(options.host);
-  const loupe = await launch({
+  const what = target.value.isDefault ? 'the bundled demo server (server-everything)' : describeConfig(target.value.config);
+  state.running = await launch({
     config: target.value.config,
     port: options.port,
     host: options.host,
     traceLimit: options.traceLimit,
     extraHosts: exposed ? [options.host] : undefined,
+    onListening: ({ url }) => {
+      if (exposed) process.stderr.write(`mcp-loupe: WARNING: listening on ${options.host}: anyone who can reach it and has the token can run commands on this machine.\n`);
+      process.stdout.write(`MCP Loupe ${VERSION} is inspecting ${what}\nOpen ${url}\n`);
+      if (options.open) openBrowser(url);
+    },
   }).catch((error: NodeJS.ErrnoException) =>
     exitWith(error.code === 'EADDRINUSE' ? `port ${options.port} is in use; choose another with --port` : `could not start: ${error.message}`, 1),
   );
-
-  if (exposed) process.stderr.write(`mcp-loupe: WARNING: listening on ${options.host}: anyone who can reach it and has the token can run commands on this machine.\n`);
-  const what = target.value.isDefault ? 'the bundled demo server (server-everything)' : describeConfig(target.value.config);
-  process.stdout.write(`MCP Loupe ${VERSION} is inspecting ${what}\nOpen ${loupe.url}\n`);
-  if (options.open) openBrowser(loupe.url);
-
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    process.stderr.write(`mcp-loupe: ${signal}: stopping servers…\n`);
-    const force = setTimeout(() => process.exit(0), 5_000);
-    force.unref();
-    loupe.close().then(
-      () => process.exit(0),
-      () => process.exit(0),
-    );
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGHUP', () => stop('SIGHUP'));
+  // A signal that came while starting: stop now that there is something to stop.
+  if (state.stopping) await state.running.close().finally(() => process.exit(0));
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => exitWith(error instanceof Error ? (error.stack ?? error.message) : String(error), 1));

@@ -25,6 +25,11 @@ export interface LaunchOptions {
   uiRoot?: string;
   /** Events kept per session (default 50 000). */
   traceLimit?: number;
+  /**
+   * Called as soon as the port is listening, before the MCP machinery has loaded: the CLI prints
+   * the URL here, so the page can start loading while the SDK is still being imported.
+   */
+  onListening?: (where: { url: string; origin: string; port: number; token: string }) => void;
 }
 
 export interface RunningLoupe {
@@ -82,6 +87,7 @@ export async function launch(options: LaunchOptions = {}): Promise<RunningLoupe>
   const port = await listenNear(server, options.port, host);
   const hostForUrl = host === '127.0.0.1' || host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   const origin = `http://${hostForUrl}:${port}`;
+  options.onListening?.({ url: `${origin}/?token=${token}`, origin, port, token });
   const hub = await hubPromise;
   if (options.config) {
     const session = hub.createSession(options.config);

@@ -4,7 +4,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer } from 'ws';
+import type { WebSocketServer } from 'ws';
 import type { Hub } from './hub.ts';
 import { isAllowedHost, isAllowedOrigin, tokenMatches, type HostPolicy } from './security.ts';
 import { SECURITY_HEADERS, serveStatic } from './static-files.ts';
@@ -46,7 +46,10 @@ function checkOrigin(req: IncomingMessage, policy: HostPolicy): [number, string]
 
 export function createLoupeServer(options: ServerOptions): LoupeServer {
   const policy: HostPolicy = { port: 0, extraHosts: options.extraHosts };
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 256 * 1024 * 1024, perMessageDeflate: false });
+  // `ws` is loaded with the first upgrade, with the hub: the page's first HTTP answer does not wait for it.
+  let wss: Promise<WebSocketServer> | undefined;
+  const sockets = () =>
+    (wss ??= import('ws').then(({ WebSocketServer }) => new WebSocketServer({ noServer: true, maxPayload: 256 * 1024 * 1024, perMessageDeflate: false })));
 
   const server = createServer((req, res) => {
     const refusal = checkOrigin(req, policy);
@@ -66,8 +69,8 @@ export function createLoupeServer(options: ServerOptions): LoupeServer {
     const url = new URL(req.url ?? '/', 'http://loupe.invalid');
     if (url.pathname !== '/ws') return refuseUpgrade(socket, 404, 'Not Found');
     if (!tokenMatches(options.token, url.searchParams.get('token'))) return refuseUpgrade(socket, 401, 'Unauthorized');
-    options.hub().then(
-      (hub) => wss.handleUpgrade(req, socket, head, (ws) => hub.attach(ws)),
+    Promise.all([options.hub(), sockets()]).then(
+      ([hub, server]) => server.handleUpgrade(req, socket, head, (ws) => hub.attach(ws)),
       () => refuseUpgrade(socket, 500, 'Internal Server Error'),
     );
   });
