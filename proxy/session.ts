@@ -11,12 +11,12 @@ import type { ClientCapabilityChoice, LoupeError, Root, RpcError, SessionInfo, S
 import { ALL_CAPABILITIES, declaredCapabilities, registerClientHandlers } from './client-side.ts';
 import { RawRouter, type RawOutcome } from './raw-router.ts';
 import { DEFAULT_SERVER_REQUEST_TIMEOUT_MS, type ServerRequestBroker } from './server-requests.ts';
+import { DEFAULT_REQUEST_TIMEOUT_MS, RequestTimer } from './request-timer.ts';
 import { StdioTapTransport, TransportStartError } from './stdio-transport.ts';
 import { TraceRecorder, now } from './trace-recorder.ts';
 
 export const CLIENT_INFO = { name: 'mcp-loupe', title: 'MCP Loupe', version: '0.1.0' };
 const INITIALIZE_TIMEOUT_MS = 30_000;
-const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 
 
 export type RequestOutcome = ({ ok: true; result: unknown } | { ok: false; error: RpcError | LoupeError }) & { rpcId?: string | number };
@@ -261,45 +261,6 @@ export class Session {
     this.statusValue = status;
     this.since = Date.now();
     this.onChange(this.snapshot());
-  }
-}
-
-/**
- * A request's timeout: `timeoutMs` of silence (restarted by each progress notification when
- * `resetTimeoutOnProgress`), and at most `maxTotalTimeoutMs` in all. Expiry aborts the request
- * with a RequestTimeout error; the SDK then sends notifications/cancelled.
- */
-class RequestTimer {
-  private idle?: ReturnType<typeof setTimeout>;
-  private total?: ReturnType<typeof setTimeout>;
-  private readonly timeoutMs: number;
-
-  constructor(
-    private readonly controller: AbortController,
-    private readonly options: RequestOptions,
-  ) {
-    this.timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-    this.idle = setTimeout(() => this.expire(`no answer within ${this.timeoutMs} ms`), this.timeoutMs);
-    if (options.maxTotalTimeoutMs) {
-      const max = options.maxTotalTimeoutMs;
-      this.total = setTimeout(() => this.expire(`not finished within the maximum of ${max} ms`), max);
-    }
-  }
-
-  progressed(): void {
-    if (this.options.resetTimeoutOnProgress === false || this.idle === undefined) return;
-    this.idle.refresh();
-  }
-
-  stop(): void {
-    clearTimeout(this.idle);
-    clearTimeout(this.total);
-    this.idle = undefined;
-  }
-
-  private expire(why: string): void {
-    this.stop();
-    this.controller.abort({ code: -32001, message: `Request timed out: ${why}` });
   }
 }
 
