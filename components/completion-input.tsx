@@ -31,8 +31,7 @@ export function CompletionInput({ label, description, required, value, suggestio
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
   const values = suggestions?.values ?? [];
-  // Nothing to suggest when the one suggestion is what is already typed: keep the list out of the way.
-  const showList = open && values.length > 0 && !(values.length === 1 && values[0] === value);
+  const showList = open && values.length > 0;
   const pick = (v: string) => {
     onChange(v);
     onQuery?.(v);
