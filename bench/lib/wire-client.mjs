@@ -3,7 +3,7 @@
  * page does on the wire (reads the snapshot, follows session status, receives every batched trace
  * event, sends `request` envelopes and waits for the matching `response`) but keeps no history and
  * does no schema validation, so that its own cost stays out of the figures.
- * (dist/proxy/test-client.js is the richer one for tests: it keeps every message and validates
+ * (proxy/test-client.ts is the richer one for tests: it keeps every message and validates
  * each with zod, which is the right thing there and noise here.)
  */
 import WebSocket from 'ws';
