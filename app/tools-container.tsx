@@ -70,7 +70,9 @@ export function ToolsContainer(): ReactNode {
         <Panel>
           {tool ? (
             <ToolForm
-              key={`${server}:${index}:${tool.name}:${JSON.stringify(tool.inputSchema) ?? ''}`}
+              // Keyed by name (and which of same-named tools), not position: a re-list that adds or
+              // reorders tools must not wipe what the user is typing.
+              key={`${server}:${tool.name}#${list.items.slice(0, index).filter((t) => t.name === tool.name).length}:${JSON.stringify(tool.inputSchema) ?? ''}`}
               tool={tool}
               initialArgs={remembered}
               remembered={remembered !== undefined}

@@ -48,7 +48,8 @@ test.describe('packaging', () => {
 
     // Stop Loupe itself (npx → sh → node …/mcp-loupe): npm then exits with Loupe's own code.
     const tree = descendants(app.pid);
-    const cli = tree.find((pid) => /node\S*\s+\S*mcp-loupe\b/.test(commandOf(pid)));
+    // `node [node flags] …/mcp-loupe …` (the bin's shebang passes V8 flags).
+    const cli = tree.find((pid) => /\bnode\b(\s+-\S+)*\s+\S*mcp-loupe\b/.test(commandOf(pid)));
     expect(cli, `the Loupe process under npx: ${tree.map((p) => `${p} ${commandOf(p)}`).join(' | ')}`).toBeDefined();
     process.kill(cli!, 'SIGTERM');
     const exit = await Promise.race([app.proc.exited, sleep(15_000).then(() => null)]);
