@@ -30,6 +30,21 @@ test.describe('the tool list', () => {
     await expect(loupe.toolButton('refs_and_recursion')).toBeVisible();
   });
 
+  test('a re-list that moves the selected tool keeps what the user is typing', async ({ launch, loupe, page }) => {
+    const app = await launch(HARD);
+    await ready(loupe, app.url, 'change_tools');
+    await loupe.selectTool('change_tools');
+    await loupe.fillField('Notifications', '2');
+    await loupe.fillField('Delay', '1500');
+    await runAndWait(loupe);
+    await expect(loupe.result()).toContainText('tools/list_changed in 1500 ms');
+    // Typing, not yet run: the re-list puts appeared_later first and moves change_tools down.
+    await loupe.fillField('Notifications', '7');
+    await expect(loupe.toolButton('appeared_later')).toBeVisible({ timeout: 10_000 });
+    await expect(page.getByText(/^2 list_changed notifications/)).toBeVisible();
+    await expect(loupe.field('Notifications')).toHaveValue('7');
+  });
+
   test('a burst of tools/list_changed is coalesced into one re-listing', async ({ launch, loupe, page }) => {
     const app = await launch(HARD);
     await ready(loupe, app.url, 'change_tools');
