@@ -1,41 +1,10 @@
 /** What each server-side list is called on the wire, and how its untrusted items are read. */
-import { parseIcons, type IconView } from '../lib/icons.ts';
+import type { PromptArgument, PromptEntry, ResourceEntry, TemplateEntry } from '../lib/catalog.ts';
+import { parseIcons } from '../lib/icons.ts';
 import { parseTools, type ToolEntry } from '../lib/tool-schema.ts';
 import type { ListSpec } from './list-store.ts';
 
-export interface ResourceEntry {
-  uri: string;
-  name?: string;
-  title?: string;
-  mimeType?: string;
-  description?: string;
-  size?: number;
-  icons: IconView[];
-}
-
-export interface TemplateEntry {
-  uriTemplate: string;
-  name?: string;
-  title?: string;
-  mimeType?: string;
-  description?: string;
-  icons: IconView[];
-}
-
-export interface PromptArgument {
-  name: string;
-  title?: string;
-  description?: string;
-  required: boolean;
-}
-
-export interface PromptEntry {
-  name: string;
-  title?: string;
-  description?: string;
-  arguments: PromptArgument[];
-  icons: IconView[];
-}
+export type { PromptArgument, PromptEntry, ResourceEntry, TemplateEntry };
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);

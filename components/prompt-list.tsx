@@ -1,17 +1,11 @@
 /** Prompts the server listed, with their arguments; one is selected to fill in and get. */
 import { useState, type ReactNode } from 'react';
-import type { IconView } from '../lib/icons.ts';
+import type { PromptEntry } from '../lib/catalog.ts';
 import { IconImage } from './icon.tsx';
 import { Text } from './text.tsx';
 import { Badge, inputClass, Note } from './ui.tsx';
 
-export interface PromptItem {
-  name: string;
-  title?: string;
-  description?: string;
-  arguments: ReadonlyArray<{ name: string; title?: string; description?: string; required: boolean }>;
-  icons?: readonly IconView[];
-}
+export type PromptItem = PromptEntry;
 
 export function PromptList({ prompts, selected, onSelect }: { prompts: readonly PromptItem[]; selected?: number; onSelect(index: number): void }): ReactNode {
   const [filter, setFilter] = useState('');

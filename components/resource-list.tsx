@@ -3,30 +3,15 @@
  * icon, MIME type, size, and marks for subscriptions and `notifications/resources/updated`.
  */
 import { useState, type ReactNode } from 'react';
+import type { ResourceEntry, TemplateEntry } from '../lib/catalog.ts';
 import type { IconView } from '../lib/icons.ts';
 import { formatSize } from '../lib/trace.ts';
 import { IconImage } from './icon.tsx';
 import { Text } from './text.tsx';
 import { Badge, inputClass, Note } from './ui.tsx';
 
-export interface ResourceItem {
-  uri: string;
-  name?: string;
-  title?: string;
-  mimeType?: string;
-  description?: string;
-  size?: number;
-  icons?: readonly IconView[];
-}
-
-export interface TemplateItem {
-  uriTemplate: string;
-  name?: string;
-  title?: string;
-  mimeType?: string;
-  description?: string;
-  icons?: readonly IconView[];
-}
+export type ResourceItem = ResourceEntry;
+export type TemplateItem = TemplateEntry;
 
 interface EntryProps {
   address: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CHOICE, declaredList, readChoice, setChoice } from './client-capabilities.ts';
+import { DEFAULT_CHOICE, declaredCapabilities, declaredList, readChoice, setChoice } from './client-capabilities.ts';
 
 describe('client capability choice', () => {
   it('defaults to everything on', () => {
@@ -21,5 +21,21 @@ describe('client capability choice', () => {
     const on = setChoice(off, 'samplingTools', true);
     expect(on.sampling).toBe(true);
     expect(setChoice(DEFAULT_CHOICE, 'roots', false).rootsListChanged).toBe(false);
+  });
+});
+
+describe('declaredCapabilities', () => {
+  it('declares everything by default, tasks for the requests that are on', () => {
+    expect(declaredCapabilities(DEFAULT_CHOICE)).toEqual({
+      sampling: { tools: {} },
+      elicitation: { form: {}, url: {} },
+      roots: { listChanged: true },
+      tasks: { list: {}, cancel: {}, requests: { sampling: { createMessage: {} }, elicitation: { create: {} } } },
+    });
+  });
+  it('leaves out what is off', () => {
+    const none = Object.fromEntries(Object.keys(DEFAULT_CHOICE).map((k) => [k, false])) as typeof DEFAULT_CHOICE;
+    expect(declaredCapabilities(none)).toEqual({});
+    expect(declaredCapabilities({ ...none, sampling: true, tasks: true })).toEqual({ sampling: {}, tasks: { list: {}, cancel: {}, requests: { sampling: { createMessage: {} } } } });
   });
 });

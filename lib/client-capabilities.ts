@@ -3,6 +3,7 @@
  * (Requests for what was not declared are found in the trace: trace-violations.ts.)
  * https://modelcontextprotocol.io/specification/2025-11-25/client
  */
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { ClientCapabilityChoiceSchema, type ClientCapabilityChoice } from './wire.ts';
 
 export const DEFAULT_CHOICE: ClientCapabilityChoice = ClientCapabilityChoiceSchema.parse({});
@@ -39,4 +40,25 @@ export function setChoice(choice: ClientCapabilityChoice, key: ChoiceKey, on: bo
 /** The capability paths actually declared (`sampling.tools`, `roots.listChanged`, …). */
 export function declaredList(choice: ClientCapabilityChoice): string[] {
   return CHOICES.filter((c) => choice[c.key] && (!c.parent || choice[c.parent])).map((c) => c.declares);
+}
+
+/** The `capabilities` object of the `initialize` request for a choice (what the proxy sends). */
+export function declaredCapabilities(choice: ClientCapabilityChoice): ClientCapabilities {
+  const caps: ClientCapabilities = {};
+  if (choice.sampling) caps.sampling = choice.samplingTools ? { tools: {} } : {};
+  if (choice.elicitationForm || choice.elicitationUrl) {
+    caps.elicitation = { ...(choice.elicitationForm ? { form: {} } : {}), ...(choice.elicitationUrl ? { url: {} } : {}) };
+  }
+  if (choice.roots) caps.roots = { listChanged: choice.rootsListChanged };
+  if (choice.tasks) {
+    caps.tasks = {
+      list: {},
+      cancel: {},
+      requests: {
+        ...(choice.sampling ? { sampling: { createMessage: {} } } : {}),
+        ...(caps.elicitation ? { elicitation: { create: {} } } : {}),
+      },
+    };
+  }
+  return caps;
 }

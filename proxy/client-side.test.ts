@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FrameEvent, ServerMessage } from '../lib/wire.ts';
-import { ALL_CAPABILITIES } from './client-side.ts';
+import { DEFAULT_CHOICE } from '../lib/client-capabilities.ts';
 import { defaultServer } from './default-server.ts';
 import type { WireTestClient } from './test-client.ts';
 import { LoupeHarness } from './test-harness.ts';
@@ -31,7 +31,7 @@ const toolNames = async (c: WireTestClient, session: string) => {
 describe('declared capabilities', () => {
   it('declares everything by default, and server-everything offers its client-side tools', async () => {
     const { client, session } = await connect();
-    expect(session.clientCapabilities).toEqual(ALL_CAPABILITIES);
+    expect(session.clientCapabilities).toEqual(DEFAULT_CHOICE);
     const init = client.events.find((e): e is FrameEvent => e.kind === 'frame' && e.method === 'initialize')!;
     const caps = JSON.parse(init.raw).params.capabilities;
     expect(caps).toMatchObject({ sampling: { tools: {} }, elicitation: { form: {}, url: {} }, roots: { listChanged: true } });

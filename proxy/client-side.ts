@@ -5,39 +5,9 @@
  * https://modelcontextprotocol.io/specification/2025-11-25/client
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema, McpError, type ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ClientCapabilityChoice, Root } from '../lib/wire.ts';
 import type { ServerRequestBroker } from './server-requests.ts';
-
-export const ALL_CAPABILITIES: ClientCapabilityChoice = {
-  sampling: true,
-  samplingTools: true,
-  elicitationForm: true,
-  elicitationUrl: true,
-  roots: true,
-  rootsListChanged: true,
-  tasks: true,
-};
-
-export function declaredCapabilities(choice: ClientCapabilityChoice): ClientCapabilities {
-  const caps: ClientCapabilities = {};
-  if (choice.sampling) caps.sampling = choice.samplingTools ? { tools: {} } : {};
-  if (choice.elicitationForm || choice.elicitationUrl) {
-    caps.elicitation = { ...(choice.elicitationForm ? { form: {} } : {}), ...(choice.elicitationUrl ? { url: {} } : {}) };
-  }
-  if (choice.roots) caps.roots = { listChanged: choice.rootsListChanged };
-  if (choice.tasks) {
-    caps.tasks = {
-      list: {},
-      cancel: {},
-      requests: {
-        ...(choice.sampling ? { sampling: { createMessage: {} } } : {}),
-        ...(caps.elicitation ? { elicitation: { create: {} } } : {}),
-      },
-    };
-  }
-  return caps;
-}
 
 export interface ClientSideContext {
   session: string;

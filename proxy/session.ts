@@ -8,7 +8,8 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ServerConfig } from '../lib/server-config-types.ts';
 import { InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
 import type { ClientCapabilityChoice, LoupeError, Root, RpcError, SessionInfo, SessionStatus } from '../lib/wire.ts';
-import { ALL_CAPABILITIES, declaredCapabilities, registerClientHandlers } from './client-side.ts';
+import { DEFAULT_CHOICE, declaredCapabilities } from '../lib/client-capabilities.ts';
+import { registerClientHandlers } from './client-side.ts';
 import { RawRouter, type RawOutcome } from './raw-router.ts';
 import { DEFAULT_SERVER_REQUEST_TIMEOUT_MS, type ServerRequestBroker } from './server-requests.ts';
 import { DEFAULT_REQUEST_TIMEOUT_MS, RequestTimer } from './request-timer.ts';
@@ -45,7 +46,7 @@ export class Session {
   private closing = false;
   private readonly inFlight = new Map<string, AbortController>();
   private raw?: RawRouter;
-  private choice: ClientCapabilityChoice = ALL_CAPABILITIES;
+  private choice: ClientCapabilityChoice = DEFAULT_CHOICE;
   private roots: Root[] = [];
   private serverRequestTimeoutMs = DEFAULT_SERVER_REQUEST_TIMEOUT_MS;
   /** Bumped by every connect/disconnect so a stale attempt cannot overwrite a newer one. */
