@@ -45,6 +45,9 @@ export function ConnectionContainer(): ReactNode {
         canDisconnect={live && (session?.status === 'connected' || session?.status === 'connecting')}
         clientCapabilities={session?.clientCapabilities ?? settings.choice}
         timeoutSeconds={session?.serverRequestTimeoutMs !== undefined ? session.serverRequestTimeoutMs / 1000 : settings.timeoutSeconds}
+        connecting={session?.status === 'connecting' ? { since: session.since, timeoutMs: session.connectTimeoutMs } : undefined}
+        connectTimeoutMs={session?.connectTimeoutMs}
+        onCancel={() => session && app.disconnect(session.id)}
         onConnect={(config, client) => {
           clientSettings.rememberConnect(client.clientCapabilities, client.serverRequestTimeoutMs === undefined ? undefined : client.serverRequestTimeoutMs / 1000);
           // A session keeps its roots across reconnects; the first connect takes the ones kept here.

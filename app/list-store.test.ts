@@ -74,6 +74,8 @@ describe('ListStore', () => {
     app.emit([listChanged]);
     app.requests[0].answer({ ok: true, result: { tools: [tool('old')] }, durationMs: 1 });
     await flush();
+    // The trailing listing waits for the burst to be quiet.
+    await new Promise((r) => setTimeout(r, LIST_CHANGED_DEBOUNCE_MS + 20));
     expect(app.requests).toHaveLength(2);
     app.requests[1].answer({ ok: true, result: { tools: [tool('new')] }, durationMs: 1 });
     await flush();
@@ -93,6 +95,45 @@ describe('ListStore', () => {
     app.requests[1].answer({ ok: true, result: { tools: [tool('b')] }, durationMs: 1 });
     await flush();
     expect(store.getSnapshot()).toMatchObject({ status: 'done', changes: 40, fetches: 2 });
+    store.dispose();
+  });
+
+  it('under a flood of list_changed keeps one listing in flight and one trailing (48 notifications, a few listings)', async () => {
+    const app = new FakeApp();
+    const store = new ListStore(app as unknown as LoupeStore, TOOLS);
+    app.session(connected({ tools: { listChanged: true } }));
+    let inFlight = 0;
+    let most = 0;
+    // Every listing takes 15 ms; the flood is one notification every 25 ms (longer than the old
+    // debounce window per notification pair, which re-listed for nearly every one).
+    const answer = () => {
+      for (const r of app.requests.splice(0)) {
+        inFlight += 1;
+        most = Math.max(most, inFlight);
+        setTimeout(() => {
+          inFlight -= 1;
+          r.answer({ ok: true, result: { tools: [tool('t')] }, durationMs: 15 });
+        }, 15);
+      }
+    };
+    let fetched = 0;
+    const pump = setInterval(() => {
+      fetched += app.requests.length;
+      answer();
+    }, 2);
+    for (let i = 0; i < 48; i++) {
+      app.emit([listChanged]);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    await new Promise((r) => setTimeout(r, LIST_CHANGED_DEBOUNCE_MS + 100));
+    clearInterval(pump);
+    fetched += app.requests.length;
+    expect(store.getSnapshot().changes).toBe(48);
+    expect(most).toBe(1);
+    // The first listing, and one per second of flood at most, plus the trailing one.
+    expect(fetched).toBeGreaterThanOrEqual(2);
+    expect(fetched).toBeLessThanOrEqual(4);
+    expect(store.getSnapshot().status).toBe('done');
     store.dispose();
   });
 

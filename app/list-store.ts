@@ -36,8 +36,13 @@ export interface ListState<T> {
 
 const IDLE: ListState<never> = { status: 'idle', items: [], problems: [], pages: 0, fetches: 0, atSync: 0, changes: 0 };
 
-/** A burst of `list_changed` within this window is one re-listing. */
+/**
+ * `list_changed` is acted on once the server has been quiet this long (a burst is one
+ * re-listing)…
+ */
 export const LIST_CHANGED_DEBOUNCE_MS = 100;
+/** …or at the latest this long after the first unanswered one (a flood that never stops still re-lists). */
+export const LIST_CHANGED_MAX_WAIT_MS = 1_000;
 
 function connectionKey(session: SessionInfo | undefined): string | undefined {
   return session?.status === 'connected' ? `${session.id}@${session.since}` : undefined;
@@ -49,6 +54,9 @@ export class ListStore<T> {
   private generation = 0;
   private again = false;
   private debounce?: ReturnType<typeof setTimeout>;
+  /** When the first and the last `list_changed` not yet covered by a listing arrived (ms). */
+  private changedSince?: number;
+  private changedLast = 0;
   private readonly unsubscribe: Array<() => void> = [];
 
   constructor(
@@ -91,6 +99,7 @@ export class ListStore<T> {
     if (!session || key === undefined) {
       if (this.state.connection !== undefined && session?.id !== this.state.connection.split('@')[0]) {
         this.generation += 1;
+        this.forgetChanges();
         this.set(IDLE);
       }
       return;
@@ -114,17 +123,38 @@ export class ListStore<T> {
     ).length;
     if (changed === 0 || this.state.connection === undefined) return;
     this.set({ ...this.state, changes: this.state.changes + changed });
-    // Mid-listing, one more listing follows anyway; otherwise wait for the rest of the burst.
-    if (this.state.status === 'loading') this.again = true;
-    else this.debounce ??= setTimeout(() => {
+    const now = Date.now();
+    this.changedSince ??= now;
+    this.changedLast = now;
+    // At most one listing in flight and one trailing (issue 8): mid-listing, the end of the
+    // listing schedules the trailing one; otherwise wait for the rest of the burst.
+    if (this.state.status !== 'loading') this.scheduleTrailing();
+  }
+
+  /** One re-listing once the burst is quiet (or has gone on for the maximum wait). */
+  private scheduleTrailing(): void {
+    if (this.changedSince === undefined) return;
+    const now = Date.now();
+    const wait = Math.max(0, Math.min(this.changedLast + LIST_CHANGED_DEBOUNCE_MS, this.changedSince + LIST_CHANGED_MAX_WAIT_MS) - now);
+    clearTimeout(this.debounce);
+    this.debounce = setTimeout(() => {
       this.debounce = undefined;
+      this.changedSince = undefined;
       this.refresh();
-    }, LIST_CHANGED_DEBOUNCE_MS);
+    }, wait);
+  }
+
+  private forgetChanges(): void {
+    clearTimeout(this.debounce);
+    this.debounce = undefined;
+    this.changedSince = undefined;
   }
 
   private async load(session: string, key: string, from: ListState<T>): Promise<void> {
     const generation = ++this.generation;
     this.again = false;
+    // This listing covers every change announced so far; what arrives from now on gets one trailing listing.
+    this.forgetChanges();
     this.set({ ...from, connection: key, status: 'loading', fetches: from.fetches + 1, atSync: this.app.getSnapshot().syncCount });
     const result = await fetchAllPages(
       (cursor) => this.app.request(session, this.spec.method, cursor === undefined ? {} : { cursor }),
@@ -141,7 +171,8 @@ export class ListStore<T> {
       note: result.note,
       error: result.error,
     });
-    if (this.again) this.refresh();
+    if (this.changedSince !== undefined) this.scheduleTrailing();
+    else if (this.again) this.refresh();
   }
 
   private set(next: ListState<T>): void {

@@ -13,6 +13,7 @@ import {
   type LoupeState,
   type SocketState,
 } from './loupe-state.ts';
+import { stringifySafe } from '../lib/safe-json.ts';
 import { readToken, socketUrl, WireClient } from './wire-client.ts';
 
 /** The answer to one request: the proxy's response without its envelope fields. */
@@ -32,6 +33,8 @@ export interface ConnectOptions {
   clientCapabilities?: ClientCapabilityChoice;
   roots?: Root[];
   serverRequestTimeoutMs?: number;
+  /** How long `initialize` may take (the form's Connect timeout field). */
+  connectTimeoutMs?: number;
 }
 
 /** Per-request timeouts (request envelope; absent = the proxy's defaults). */
@@ -48,6 +51,11 @@ interface Pending {
 
 function localFailure(message: string, startedAt: number): RequestOutcome {
   return { ok: false, error: { code: 'NOT_CONNECTED', message }, durationMs: performance.now() - startedAt };
+}
+
+/** The compact JSON text the proxy will record for `message` (what the trace's frame will hold). */
+export function rawText(message: Record<string, unknown>): string {
+  return stringifySafe(message) ?? '{}';
 }
 
 export function newRequestId(): string {
@@ -150,12 +158,13 @@ export class LoupeStore {
 
   /**
    * Send any JSON-RPC message as written (a replay, an edited replay, the raw composer). A request
-   * resolves with the server's answer; anything else as soon as the proxy has sent it.
+   * resolves with the server's answer; anything else as soon as the proxy has sent it. It travels
+   * as its JSON text (`text`), which the proxy writes exactly: a message of any depth passes.
    */
-  sendRaw(session: string, message: Record<string, unknown>, origin: 'replay' | 'edited' | 'composer', id = newRequestId()): Promise<RequestOutcome> {
+  sendRaw(session: string, message: Record<string, unknown>, origin: 'replay' | 'edited' | 'composer', id = newRequestId(), text = rawText(message)): Promise<RequestOutcome> {
     const startedAt = performance.now();
     return new Promise((resolve) => {
-      if (!this.client?.send({ type: 'send-raw', session, id, message, origin })) {
+      if (!this.client?.send({ type: 'send-raw', session, id, text, origin })) {
         resolve(localFailure('Not connected to Loupe; the message was not sent', startedAt));
         return;
       }

@@ -4,7 +4,8 @@
  * answer and the ping's round trip survive switching tabs.
  */
 import type { HistoryRow } from '../lib/trace.ts';
-import type { LoupeStore, RequestOutcome } from './loupe-store.ts';
+import { formatJson } from '../lib/safe-json.ts';
+import { rawText, type LoupeStore, type RequestOutcome } from './loupe-store.ts';
 
 export type SendOrigin = 'replay' | 'edited' | 'composer';
 
@@ -105,7 +106,7 @@ export class TraceActions {
   /** Put a frame in the composer to edit it; what is sent is marked `edited` in the trace. */
   edit(row: HistoryRow): void {
     const message = messageOf(row);
-    const draft = message ? JSON.stringify(message, null, 2) : row.event.kind === 'frame' ? row.event.raw : '';
+    const draft = message ? formatJson(message).text : row.event.kind === 'frame' ? row.event.raw : '';
     this.setComposer({ draft, origin: 'edited', fromSeq: row.seq, problem: undefined });
   }
 
@@ -138,9 +139,10 @@ export class TraceActions {
   }
 
   private async send(session: string, message: Record<string, unknown>, origin: SendOrigin, fromSeq?: number): Promise<void> {
-    const sent: SentMessage = { message, raw: JSON.stringify(message), origin, fromSeq, expectsAnswer: isRequest(message) };
+    // The text goes to the proxy as is; any depth passes (issue 8).
+    const sent: SentMessage = { message, raw: rawText(message), origin, fromSeq, expectsAnswer: isRequest(message) };
     this.setComposer({ sending: true, sent, outcome: undefined, problem: undefined });
-    const outcome = await this.app.sendRaw(session, message, origin);
+    const outcome = await this.app.sendRaw(session, message, origin, undefined, sent.raw);
     if (this.state.composer.sent === sent) this.setComposer({ sending: false, outcome });
   }
 

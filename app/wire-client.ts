@@ -3,6 +3,7 @@
  * It validates every incoming envelope (lib/wire.ts) and hands on values; it keeps no state
  * beyond the socket itself.
  */
+import { stringifySafe } from '../lib/safe-json.ts';
 import { parseServerMessage, type ClientMessage, type ServerMessage } from '../lib/wire.ts';
 import type { SocketState } from './loupe-state.ts';
 
@@ -47,10 +48,20 @@ export class WireClient {
     socket?.close(1000, 'page closed');
   }
 
-  /** Send an envelope; false when the socket is not open (the caller reports it). */
+  /**
+   * Send an envelope; false when the socket is not open or the envelope has no JSON form (the
+   * caller reports it). stringifySafe: tool arguments may be nested deeper than JSON.stringify's stack.
+   */
   send(message: ClientMessage): boolean {
     if (this.socket?.readyState !== WebSocket.OPEN) return false;
-    this.socket.send(JSON.stringify(message));
+    let text: string | undefined;
+    try {
+      text = stringifySafe(message);
+    } catch {
+      return false;
+    }
+    if (text === undefined) return false;
+    this.socket.send(text);
     return true;
   }
 

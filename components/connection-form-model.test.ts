@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { configFromFields, EMPTY_FIELDS, fieldsFromConfig } from './connection-form-model.ts';
+import { configFromFields, connectTimeoutFromText, connectTimeoutText, EMPTY_FIELDS, fieldsFromConfig } from './connection-form-model.ts';
 
 describe('connection form model', () => {
   it('builds a stdio config with quoted args, env and cwd', () => {
@@ -28,5 +28,25 @@ describe('connection form model', () => {
     const other = configFromFields({ ...fieldsFromConfig(config), command: 'node' }, config);
     expect(other.ok && other.config.name).toBe(undefined);
     expect(fieldsFromConfig({ kind: 'http', url: 'https://x.test/mcp', transport: 'sse', headers: {} }).transport).toBe('sse');
+  });
+});
+
+describe('connect timeout field', () => {
+  it('reads seconds as milliseconds; empty keeps the session value', () => {
+    expect(connectTimeoutFromText('')).toEqual({ ok: true });
+    expect(connectTimeoutFromText(' 1.5 ')).toEqual({ ok: true, ms: 1500 });
+    expect(connectTimeoutFromText('120')).toEqual({ ok: true, ms: 120_000 });
+  });
+
+  it('refuses what is not a sensible number of seconds', () => {
+    for (const text of ['0', '-3', 'soon', '0.01', '4000']) {
+      expect(connectTimeoutFromText(text)).toEqual({ ok: false, error: 'The connect timeout must be a number of seconds from 0.1 to 3600' });
+    }
+  });
+
+  it('prefills from milliseconds', () => {
+    expect(connectTimeoutText(30_000)).toBe('30');
+    expect(connectTimeoutText(1_500)).toBe('1.5');
+    expect(connectTimeoutText(undefined)).toBe('');
   });
 });

@@ -58,3 +58,24 @@ export function configFromFields(fields: ConnectionFields, previous?: ServerConf
   const parsed = ServerConfigSchema.safeParse(name ? { ...built.config, name } : built.config);
   return parsed.success ? { ok: true, config: parsed.data } : { ok: false, error: parsed.error.issues.map((i) => i.message).join('; ') };
 }
+
+export type TimeoutResult = { ok: true; ms?: number } | { ok: false; error: string };
+
+/**
+ * The Connect timeout field (seconds, as typed) → milliseconds for the connect message; empty
+ * keeps the session's current value (30 s, or `--connect-timeout`). Bounds match the wire's.
+ */
+export function connectTimeoutFromText(text: string): TimeoutResult {
+  const trimmed = text.trim();
+  if (trimmed === '') return { ok: true };
+  const seconds = Number(trimmed);
+  if (!Number.isFinite(seconds) || seconds < 0.1 || seconds > 3600) {
+    return { ok: false, error: 'The connect timeout must be a number of seconds from 0.1 to 3600' };
+  }
+  return { ok: true, ms: Math.round(seconds * 1000) };
+}
+
+/** Milliseconds → the field's text (seconds), for the prefill. */
+export function connectTimeoutText(ms: number | undefined): string {
+  return ms === undefined ? '' : String(ms / 1000);
+}

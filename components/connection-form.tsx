@@ -4,13 +4,15 @@ import { DEFAULT_CHOICE } from '../lib/client-capabilities.ts';
 import type { ServerConfig } from '../lib/server-config-types.ts';
 import type { ClientCapabilityChoice } from '../lib/wire.ts';
 import { CapabilityFields } from './client-capabilities.tsx';
-import { configFromFields, fieldsFromConfig, type ConnectionFields, type TransportChoice } from './connection-form-model.ts';
+import { configFromFields, connectTimeoutFromText, connectTimeoutText, fieldsFromConfig, type ConnectionFields, type TransportChoice } from './connection-form-model.ts';
 import { buttonClass, inputClass, labelClass, primaryButtonClass } from './ui.tsx';
 
 /** Loupe's client side of a connection: what it declares, and how long server requests may wait. */
 export interface ClientOptions {
   clientCapabilities: ClientCapabilityChoice;
   serverRequestTimeoutMs?: number;
+  /** How long `initialize` may take (absent: the session's current value). */
+  connectTimeoutMs?: number;
 }
 
 export interface ConnectionFormProps {
@@ -20,6 +22,8 @@ export interface ConnectionFormProps {
   clientCapabilities?: ClientCapabilityChoice;
   /** Prefill of the answer timeout, in seconds. */
   timeoutSeconds?: number;
+  /** Prefill of the Connect timeout (the session's, in milliseconds). */
+  connectTimeoutMs?: number;
   canConnect: boolean;
   canDisconnect: boolean;
   onConnect(config: ServerConfig, client: ClientOptions): void;
@@ -76,11 +80,20 @@ function timeoutMs(text: string): { ok: true; ms?: number } | { ok: false; error
   return Number.isFinite(seconds) && seconds > 0 ? { ok: true, ms: Math.round(seconds * 1000) } : { ok: false, error: 'The answer timeout must be a positive number of seconds' };
 }
 
-export function ConnectionForm({ config, clientCapabilities, timeoutSeconds, canConnect, canDisconnect, onConnect, onDisconnect }: ConnectionFormProps): ReactNode {
+function ConnectTimeoutField({ id, value, onChange }: { id: string; value: string; onChange(text: string): void }): ReactNode {
+  return (
+    <Field label="Connect timeout (seconds)" id={`${id}-connect-timeout`}>
+      <input id={`${id}-connect-timeout`} type="number" min={0.1} step="any" inputMode="decimal" className={inputClass} value={value} placeholder="30 (Loupe's default)" onChange={(e) => onChange(e.target.value)} />
+    </Field>
+  );
+}
+
+export function ConnectionForm({ config, clientCapabilities, timeoutSeconds, connectTimeoutMs, canConnect, canDisconnect, onConnect, onDisconnect }: ConnectionFormProps): ReactNode {
   const id = useId();
   const [fields, setFields] = useState(() => fieldsFromConfig(config));
   const [choice, setChoice] = useState(clientCapabilities ?? DEFAULT_CHOICE);
   const [timeout, setTimeoutText] = useState(timeoutSeconds === undefined ? '' : String(timeoutSeconds));
+  const [connectTimeout, setConnectTimeout] = useState(() => connectTimeoutText(connectTimeoutMs));
   const [error, setError] = useState<string>();
   const set: Setter = (patch) => {
     setFields((old) => ({ ...old, ...patch }));
@@ -90,9 +103,17 @@ export function ConnectionForm({ config, clientCapabilities, timeoutSeconds, can
     event.preventDefault();
     const result = configFromFields(fields, config);
     const wait = timeoutMs(timeout);
+    const init = connectTimeoutFromText(connectTimeout);
     if (!result.ok) setError(result.error);
     else if (!wait.ok) setError(wait.error);
-    else onConnect(result.config, { clientCapabilities: choice, ...(wait.ms !== undefined ? { serverRequestTimeoutMs: wait.ms } : {}) });
+    else if (!init.ok) setError(init.error);
+    else {
+      onConnect(result.config, {
+        clientCapabilities: choice,
+        ...(wait.ms !== undefined ? { serverRequestTimeoutMs: wait.ms } : {}),
+        ...(init.ms !== undefined ? { connectTimeoutMs: init.ms } : {}),
+      });
+    }
   };
   return (
     <form onSubmit={submit} noValidate className="space-y-2">
@@ -104,6 +125,7 @@ export function ConnectionForm({ config, clientCapabilities, timeoutSeconds, can
         </select>
       </Field>
       {fields.transport === 'stdio' ? <StdioFields fields={fields} set={set} id={id} /> : <HttpFields fields={fields} set={set} id={id} />}
+      <ConnectTimeoutField id={id} value={connectTimeout} onChange={(text) => { setConnectTimeout(text); setError(undefined); }} />
       <CapabilityFields choice={choice} timeout={timeout} onChoice={(c) => { setChoice(c); setError(undefined); }} onTimeout={(t) => { setTimeoutText(t); setError(undefined); }} />
       <div aria-live="polite" className="text-sm text-red-700 dark:text-red-300">{error}</div>
       <div className="flex gap-2">

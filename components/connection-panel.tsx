@@ -5,7 +5,8 @@ import type { LoupeError, SessionStatus } from '../lib/wire.ts';
 import type { ClientCapabilityChoice } from '../lib/wire.ts';
 import { ConnectionForm, type ClientOptions } from './connection-form.tsx';
 import { SessionError } from './session-error.tsx';
-import { Panel } from './ui.tsx';
+import { buttonClass, Note, Panel } from './ui.tsx';
+import { useNow } from './use-now.ts';
 
 export interface SessionChoice {
   id: string;
@@ -29,6 +30,12 @@ export interface ConnectionPanelProps {
   /** Prefill of the client capability choice and answer timeout (seconds) for the next connect. */
   clientCapabilities?: ClientCapabilityChoice;
   timeoutSeconds?: number;
+  /** While connecting: when it started (ms since the epoch) and how long `initialize` may take. */
+  connecting?: { since: number; timeoutMs?: number };
+  /** Prefill of the Connect timeout field (milliseconds). */
+  connectTimeoutMs?: number;
+  /** Stops a connect in progress (the server process is killed at once). */
+  onCancel(): void;
   onDisconnect(): void;
   sessions: readonly SessionChoice[];
   currentSession?: string;
@@ -68,6 +75,35 @@ function SessionPicker({ sessions, current, onSelect }: { sessions: readonly Ses
   );
 }
 
+const seconds = (ms: number): string => String(Math.round(ms / 100) / 10);
+
+/** The ticking time since the connect began, the deadline, and `Cancel` (CONTRACT.md). */
+function ConnectingProgress({ since, timeoutMs, onCancel }: { since: number; timeoutMs?: number; onCancel(): void }): ReactNode {
+  const now = useNow(250);
+  const elapsed = Math.max(0, Math.floor((now - since) / 1000));
+  return (
+    <div className="mb-3 flex flex-wrap items-center gap-2 text-sm text-zinc-600 dark:text-zinc-300">
+      {/* Not inside role=status: a live region re-read every second would drown a screen reader. */}
+      <span data-testid="connect-elapsed">
+        Waiting for <span className="font-mono">initialize</span>: {elapsed} s
+        {timeoutMs !== undefined && ` (Loupe gives up after ${seconds(timeoutMs)} s)`}
+      </span>
+      <button type="button" className={buttonClass} onClick={onCancel}>Cancel</button>
+    </div>
+  );
+}
+
+function StatusError({ status, error }: { status?: SessionStatus; error?: LoupeError }): ReactNode {
+  if (!error || (status !== 'failed' && status !== 'disconnected')) return null;
+  // A cancel is the user's own doing: a note, not a failure.
+  if (error.code === 'CANCELLED') return <div className="mb-3"><Note>{error.message}</Note></div>;
+  return (
+    <div className="mb-3">
+      <SessionError error={error} />
+    </div>
+  );
+}
+
 export function ConnectionPanel(props: ConnectionPanelProps): ReactNode {
   const { word, dot } = statusWord(props.status, props.synced);
   return (
@@ -77,16 +113,14 @@ export function ConnectionPanel(props: ConnectionPanelProps): ReactNode {
         <span className="font-semibold">{word}</span>
         {props.statusDetail && <span className="text-zinc-500 dark:text-zinc-400">{` · ${props.statusDetail}`}</span>}
       </div>
-      {(props.status === 'failed' || props.status === 'disconnected') && props.error && (
-        <div className="mb-3">
-          <SessionError error={props.error} />
-        </div>
-      )}
+      {props.status === 'connecting' && props.connecting && <ConnectingProgress since={props.connecting.since} timeoutMs={props.connecting.timeoutMs} onCancel={props.onCancel} />}
+      <StatusError status={props.status} error={props.error} />
       <ConnectionForm
         key={props.formKey}
         config={props.config}
         clientCapabilities={props.clientCapabilities}
         timeoutSeconds={props.timeoutSeconds}
+        connectTimeoutMs={props.connectTimeoutMs}
         canConnect={props.canConnect}
         canDisconnect={props.canDisconnect}
         onConnect={props.onConnect}

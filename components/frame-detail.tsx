@@ -4,6 +4,7 @@
  * live session, replay / edit-and-send. HTTP exchanges show their headers and timing.
  */
 import { memo, useMemo, useState, type ReactNode } from 'react';
+import { formatJson } from '../lib/safe-json.ts';
 import { VIOLATION_LABELS } from '../lib/trace-violations.ts';
 import { formatDuration, formatSize, type HistoryRow } from '../lib/trace.ts';
 import type { HttpEvent } from '../lib/wire.ts';
@@ -51,10 +52,11 @@ function copyChoices(row: HistoryRow, value: unknown): CopyChoice[] {
   const raw = row.event.kind === 'frame' ? row.event.raw : undefined;
   const message = value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
   const part = message && ('params' in message ? 'params' : 'result' in message ? 'result' : 'error' in message ? 'error' : 'params');
-  const partText = message && part && part in message ? JSON.stringify(message[part], null, 2) : undefined;
+  // formatJson, not JSON.stringify: a frame may be nested deeper than the serialiser's stack (issue 8).
+  const partText = message && part && part in message ? formatJson(message[part]).text : undefined;
   return [
     { label: 'Copy frame', text: raw },
-    { label: 'Copy as JSON-RPC', text: message ? JSON.stringify(message, null, 2) : undefined },
+    { label: 'Copy as JSON-RPC', text: message ? formatJson(message).text : undefined },
     { label: `Copy ${part ?? 'params'}`, text: partText },
   ];
 }

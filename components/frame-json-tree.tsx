@@ -3,12 +3,17 @@
  * so what a user copies by hand or a test looks for is the familiar text. Server-supplied
  * strings go through <Text> (visible control characters, bidi-isolated); never as markup.
  */
-import { useState, type ReactNode } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
+import { jsonDepth, MAX_PRETTY_DEPTH, stringifySafe, tooDeepNote } from '../lib/safe-json.ts';
 import { Text } from './text.tsx';
+import { Note } from './ui.tsx';
 
 /** Containers deeper than this start collapsed when the value is big. */
 const BIG_NODES = 1_500;
 const LONG_STRING = 4_000;
+/** Below this depth a container is drawn as its compact text, not as more tree (a value may be nested 20,000 deep). */
+const MAX_TREE_DEPTH = MAX_PRETTY_DEPTH;
+const DEEP_TEXT_CHARS = 2_000;
 
 function isContainer(value: unknown): value is Record<string, unknown> | unknown[] {
   return value !== null && typeof value === 'object';
@@ -45,7 +50,10 @@ interface NodeProps {
   path: string;
   depth: number;
   last: boolean;
-  collapsed: ReadonlySet<string>;
+  /** Containers at this depth and below start collapsed (Infinity: everything open). */
+  openDepth: number;
+  /** Paths the user toggled away from how they started. */
+  toggled: ReadonlySet<string>;
   toggle(path: string): void;
 }
 
@@ -59,9 +67,30 @@ function Key({ name }: { name?: string }): ReactNode {
   );
 }
 
-function Node({ name, value, path, depth, last, collapsed, toggle }: NodeProps): ReactNode {
+/** A container past MAX_TREE_DEPTH: its compact text (never a pretty-print: that could not end well). */
+function DeepText({ name, value, indent, comma }: { name?: string; value: object; indent: { paddingLeft: string }; comma: string }): ReactNode {
+  const text = useMemo(() => {
+    try {
+      return stringifySafe(value) ?? '';
+    } catch {
+      return '';
+    }
+  }, [value]);
+  return (
+    <div style={indent}>
+      <Key name={name} />
+      <span className="text-zinc-500">({tooDeepNote(MAX_TREE_DEPTH)}) </span>
+      <Text>{text.length > DEEP_TEXT_CHARS ? text.slice(0, DEEP_TEXT_CHARS) : text}</Text>
+      {text.length > DEEP_TEXT_CHARS && <span className="text-zinc-500"> … {text.length - DEEP_TEXT_CHARS} more characters (see Raw)</span>}
+      {comma}
+    </div>
+  );
+}
+
+function Node({ name, value, path, depth, last, openDepth, toggled, toggle }: NodeProps): ReactNode {
   const indent = { paddingLeft: `${depth * 1.1 + 1}rem` };
   const comma = last ? '' : ',';
+  if (isContainer(value) && depth >= MAX_TREE_DEPTH) return <DeepText name={name} value={value} indent={indent} comma={comma} />;
   if (!isContainer(value)) {
     return (
       <div style={indent}>
@@ -82,7 +111,7 @@ function Node({ name, value, path, depth, last, collapsed, toggle }: NodeProps):
       </div>
     );
   }
-  const isCollapsed = collapsed.has(path);
+  const isCollapsed = (depth >= openDepth) !== toggled.has(path);
   const what = name === undefined ? 'the message' : name;
   const button = (
     <button type="button" aria-expanded={!isCollapsed} aria-label={`${isCollapsed ? 'Expand' : 'Collapse'} ${what}`} onClick={() => toggle(path)} className="absolute -ml-4 w-4 text-zinc-500 hover:text-zinc-900 dark:hover:text-zinc-100">
@@ -107,32 +136,31 @@ function Node({ name, value, path, depth, last, collapsed, toggle }: NodeProps):
         {open}
       </div>
       {entries.map(([key, child], i) => (
-        <Node key={key} name={array ? undefined : key} value={child} path={`${path}/${key}`} depth={depth + 1} last={i === entries.length - 1} collapsed={collapsed} toggle={toggle} />
+        <Node key={key} name={array ? undefined : key} value={child} path={`${path}/${key}`} depth={depth + 1} last={i === entries.length - 1} openDepth={openDepth} toggled={toggled} toggle={toggle} />
       ))}
       <div style={indent}>{close + comma}</div>
     </>
   );
 }
 
-/** Paths of containers below `depth` (collapsed at first when the value is big). */
-function deepPaths(value: unknown, depth: number, path = '', out: string[] = []): string[] {
-  if (!isContainer(value)) return out;
-  if (depth <= 0 && path !== '') out.push(path);
-  for (const [key, child] of Object.entries(value)) deepPaths(child, depth - 1, `${path}/${key}`, out);
-  return out;
-}
+/** Levels open at first in a big or deep value; each click opens one more. */
+const OPEN_LEVELS = 2;
 
 export function FrameJsonTree({ value }: { value: unknown }): ReactNode {
-  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(() => new Set(countNodes(value, BIG_NODES) > BIG_NODES ? deepPaths(value, 2) : []));
+  // Measured without recursion: a value nested 20,000 deep must not overflow the page's stack.
+  const deep = useMemo(() => jsonDepth(value, MAX_TREE_DEPTH) > MAX_TREE_DEPTH, [value]);
+  const openDepth = useMemo(() => (deep || countNodes(value, BIG_NODES) > BIG_NODES ? OPEN_LEVELS : Infinity), [value, deep]);
+  const [toggled, setToggled] = useState<ReadonlySet<string>>(() => new Set());
   const toggle = (path: string) =>
-    setCollapsed((set) => {
+    setToggled((set) => {
       const next = new Set(set);
       if (!next.delete(path)) next.add(path);
       return next;
     });
   return (
     <div className="whitespace-pre-wrap break-words font-mono text-xs leading-5 [unicode-bidi:plaintext]">
-      <Node value={value} path="" depth={0} last collapsed={collapsed} toggle={toggle} />
+      {deep && <Note>{tooDeepNote(MAX_TREE_DEPTH)}</Note>}
+      <Node value={value} path="" depth={0} last openDepth={openDepth} toggled={toggled} toggle={toggle} />
     </div>
   );
 }

@@ -4,6 +4,7 @@
  * an inspector exists to see what a server does with the unexpected.
  */
 import type { ReactNode } from 'react';
+import { formatJson, tooDeepNote } from '../lib/safe-json.ts';
 import { formatDuration } from '../lib/trace.ts';
 import { Pre } from './text.tsx';
 import { buttonClass, inputClass, Note, primaryButtonClass } from './ui.tsx';
@@ -57,7 +58,7 @@ function Answer({ sent, answer, sending, sentSeq, answerSeq, onShowFrame }: Pick
         <p className={`text-xs font-medium ${answer.ok ? 'text-emerald-700 dark:text-emerald-300' : 'text-red-700 dark:text-red-300'}`}>
           {answer.ok ? 'Result' : 'Error'} after {formatDuration(answer.durationMs)}
         </p>
-        <Pre className="mt-1 max-h-64 overflow-auto rounded-md bg-zinc-50 p-2 dark:bg-zinc-950">{JSON.stringify(answer.value, null, 2) ?? 'undefined'}</Pre>
+        <AnswerValue value={answer.value} />
       </>
     );
   }
@@ -69,6 +70,17 @@ function Answer({ sent, answer, sending, sentSeq, answerSeq, onShowFrame }: Pick
       </div>
       {body}
     </section>
+  );
+}
+
+/** The answer as JSON; compact text, said so, when it is nested too deep to indent (issue 8). */
+function AnswerValue({ value }: { value: unknown }): ReactNode {
+  const { text, tooDeep } = formatJson(value);
+  return (
+    <>
+      {tooDeep && <Note>{tooDeepNote()}</Note>}
+      <Pre className="mt-1 max-h-64 overflow-auto rounded-md bg-zinc-50 p-2 dark:bg-zinc-950">{text}</Pre>
+    </>
   );
 }
 

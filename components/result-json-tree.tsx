@@ -3,7 +3,8 @@
  * children render only when open, and long ones show their first entries with a count of the rest.
  * Every key and string is text.
  */
-import { useState, type ReactNode } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
+import { jsonDepth, MAX_PRETTY_DEPTH, stringifySafe, tooDeepNote } from '../lib/safe-json.ts';
 import { Text } from './text.tsx';
 
 /** Entries shown per object or array before "show more". */
@@ -11,6 +12,9 @@ const PAGE = 200;
 /** Levels open at first. */
 const OPEN_DEPTH = 2;
 const LONG_STRING = 10_000;
+/** Past this depth a branch is its compact text (a value may be nested 20,000 deep; the DOM and React's commit recurse). */
+const MAX_TREE_DEPTH = MAX_PRETTY_DEPTH;
+const DEEP_TEXT_CHARS = 2_000;
 
 function Scalar({ value }: { value: unknown }): ReactNode {
   if (typeof value === 'string') {
@@ -54,8 +58,28 @@ function Branch({ name, value, depth }: { name?: string; value: object; depth: n
   );
 }
 
+function DeepBranch({ name, value }: { name?: string; value: object }): ReactNode {
+  const text = useMemo(() => {
+    try {
+      return stringifySafe(value) ?? '';
+    } catch {
+      return '';
+    }
+  }, [value]);
+  return (
+    <li>
+      <span aria-hidden="true" className="inline-block w-3" />
+      <Key name={name} />
+      <span className="text-zinc-500">({tooDeepNote(MAX_TREE_DEPTH)}) </span>
+      <Text className="break-all">{text.length > DEEP_TEXT_CHARS ? `${text.slice(0, DEEP_TEXT_CHARS)}… (${text.length} characters)` : text}</Text>
+    </li>
+  );
+}
+
 function TreeNode({ name, value, depth }: { name?: string; value: unknown; depth: number }): ReactNode {
-  if (value !== null && typeof value === 'object') return <Branch name={name} value={value} depth={depth} />;
+  if (value !== null && typeof value === 'object') {
+    return depth >= MAX_TREE_DEPTH ? <DeepBranch name={name} value={value} /> : <Branch name={name} value={value} depth={depth} />;
+  }
   return (
     <li>
       <span aria-hidden="true" className="inline-block w-3" />
@@ -66,9 +90,14 @@ function TreeNode({ name, value, depth }: { name?: string; value: unknown; depth
 }
 
 export function ResultJsonTree({ value, label }: { value: unknown; label: string }): ReactNode {
+  // Measured without recursion, once per value.
+  const deep = useMemo(() => jsonDepth(value, MAX_TREE_DEPTH) > MAX_TREE_DEPTH, [value]);
   return (
-    <ul aria-label={label} className="font-mono text-xs leading-5">
-      <TreeNode value={value} depth={0} />
-    </ul>
+    <>
+      {deep && <p className="text-xs text-zinc-500 dark:text-zinc-400">{tooDeepNote(MAX_TREE_DEPTH)}</p>}
+      <ul aria-label={label} className="font-mono text-xs leading-5">
+        <TreeNode value={value} depth={0} />
+      </ul>
+    </>
   );
 }

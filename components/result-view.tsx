@@ -6,6 +6,7 @@
 import { useMemo, type ReactNode } from 'react';
 import type { SchemaCheck } from '../lib/tool-schema.ts';
 import { validationIssues } from '../lib/tool-schema.ts';
+import { formatJson } from '../lib/safe-json.ts';
 import { normaliseToolResult } from '../lib/tool-result.ts';
 import { formatDuration } from '../lib/trace.ts';
 import type { LoupeError, RpcError } from '../lib/wire.ts';
@@ -53,7 +54,7 @@ function FailedCall({ error }: { error: RpcError | LoupeError }): ReactNode {
         {rpc ? `JSON-RPC error ${error.code}` : `Loupe error ${error.code}`}: <Text>{serverMessage(error)}</Text>
       </p>
       {'hint' in error && error.hint !== undefined && <p><Text>{error.hint}</Text></p>}
-      {'data' in error && error.data !== undefined && <Pre className="mt-1 max-h-48 overflow-auto">{JSON.stringify(error.data, null, 2) ?? ''}</Pre>}
+      {'data' in error && error.data !== undefined && <Pre className="mt-1 max-h-48 overflow-auto">{formatJson(error.data).text}</Pre>}
     </div>
   );
 }

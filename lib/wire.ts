@@ -35,6 +35,13 @@ export const LoupeErrorCodeSchema = z.enum([
   'NOT_CONNECTED',
   'BAD_MESSAGE',
   'INTERNAL',
+  // Remote servers (issue 8): each HTTP failure has its own code and sentence.
+  'NO_ANSWER',
+  'SESSION_ENDED',
+  'STREAM_DROPPED',
+  'ORIGIN_REFUSED',
+  'VERSION_MISMATCH',
+  'UNAUTHORIZED',
 ]);
 export type LoupeErrorCode = z.infer<typeof LoupeErrorCodeSchema>;
 
@@ -146,6 +153,8 @@ export const SessionInfoSchema = z.object({
   roots: z.array(RootSchema).optional(),
   /** Milliseconds a server→client request may wait for the user before Loupe answers an error. */
   serverRequestTimeoutMs: z.number().optional(),
+  /** Milliseconds `initialize` may take: while `connecting`, the deadline is `since` + this. */
+  connectTimeoutMs: z.number().optional(),
 });
 export type SessionInfo = z.infer<typeof SessionInfoSchema>;
 
@@ -249,6 +258,8 @@ export const ConnectMessageSchema = z.object({
   clientCapabilities: ClientCapabilityChoiceSchema.optional(),
   roots: z.array(RootSchema).optional(),
   serverRequestTimeoutMs: z.number().positive().optional(),
+  /** How long `initialize` may take (absent: the session's current value, default 30 000 or `--connect-timeout`). */
+  connectTimeoutMs: z.number().int().positive().max(3_600_000).optional(),
   /** Close this session first and reuse its id (a reconnect keeps one history). */
   session: z.string().optional(),
 });
@@ -279,7 +290,13 @@ export const SendRawMessageSchema = z.object({
   type: z.literal('send-raw'),
   session: z.string(),
   id: z.string(),
-  message: z.record(z.string(), z.unknown()),
+  /** The message as an object (short messages, tests); `text` wins when both are given. */
+  message: z.record(z.string(), z.unknown()).optional(),
+  /**
+   * The message as JSON text, written to the server exactly (newlines outside strings removed, as
+   * stdio framing needs): a message of any depth passes, where a serialiser would throw (issue 8).
+   */
+  text: z.string().optional(),
   origin: z.enum(['replay', 'edited', 'composer']).default('composer'),
   timeoutMs: z.number().positive().optional(),
 });
@@ -349,6 +366,12 @@ export const EventsMessageSchema = z.object({
   stats: z.array(TraceStatsSchema).optional(),
 });
 
+/**
+ * The answer to a `request` or `send-raw`. On the wire the proxy may send, instead of `result` /
+ * `error`, `frame`: the server's JSON-RPC response exactly as it arrived, spliced in as JSON (never
+ * re-serialised: a result nested 20,000 deep passes, issue 8). `parseServerMessage` lifts its
+ * `result` / `error` into the fields below, so consumers see one shape.
+ */
 export const ResponseMessageSchema = z.discriminatedUnion('ok', [
   z.object({
     type: z.literal('response'),
@@ -432,6 +455,14 @@ export function parseServerMessage(text: string): { ok: true; message: ServerMes
   } catch {
     return { ok: false, error: 'not JSON' };
   }
-  const parsed = ServerMessageSchema.safeParse(data);
+  const parsed = ServerMessageSchema.safeParse(liftFrame(data));
   return parsed.success ? { ok: true, message: parsed.data } : { ok: false, error: parsed.error.message };
+}
+
+/** A `response` that carries the server's `frame`: its result or error moved into the envelope. */
+function liftFrame(data: unknown): unknown {
+  if (data === null || typeof data !== 'object' || (data as { type?: unknown }).type !== 'response' || !('frame' in data)) return data;
+  const { frame, ...rest } = data as { frame: unknown; ok?: unknown };
+  const member = rest.ok === true ? 'result' : 'error';
+  return frame !== null && typeof frame === 'object' ? { ...rest, [member]: (frame as Record<string, unknown>)[member] } : rest;
 }

@@ -302,3 +302,20 @@ describe('--trace-limit', () => {
     expect(parseCliArgs(['--trace-limit', 'lots'])).toMatchObject({ ok: false });
   });
 });
+
+describe('--connect-timeout', () => {
+  it('takes milliseconds, from 100 to an hour', () => {
+    const ok = parseCliArgs(['--connect-timeout', '1500', 'node', 's.js']);
+    expect(ok.ok && ok.options.connectTimeoutMs).toBe(1500);
+    expect(ok.ok && ok.options.target).toEqual(['node', 's.js']);
+    const inline = parseCliArgs(['--connect-timeout=120000']);
+    expect(inline.ok && inline.options.connectTimeoutMs).toBe(120000);
+    expect(parseCliArgs(['--connect-timeout', '50'])).toMatchObject({ ok: false, error: expect.stringContaining('from 100 to 3600000') });
+    expect(parseCliArgs(['--connect-timeout', '1.5s'])).toMatchObject({ ok: false, error: expect.stringContaining('"1.5s"') });
+    expect(parseCliArgs(['--connect-timeout', '99999999'])).toMatchObject({ ok: false });
+  });
+
+  it('is listed in the usage text', () => {
+    expect(USAGE).toContain('--connect-timeout <ms>');
+  });
+});

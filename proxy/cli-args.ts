@@ -29,6 +29,8 @@ export interface CliOptions {
   version: boolean;
   /** Events kept per session in the proxy's trace (oldest dropped, and counted, beyond it). */
   traceLimit?: number;
+  /** Milliseconds `initialize` (and HTTP discovery) may take before Loupe gives up (`--connect-timeout`). */
+  connectTimeoutMs?: number;
   /** The target command and its arguments verbatim, or one URL; empty when none was given. */
   target: string[];
 }
@@ -51,6 +53,7 @@ Options go before the target; everything after the target is passed to the serve
   --config <file>                 read servers from an mcp.json-style file (Claude Desktop, Cursor, VS Code)
   --server <name>                 the server to use from the --config file
   --trace-limit <n>               events kept per session in the trace (default 50000; older ones are dropped and counted)
+  --connect-timeout <ms>          how long initialize may take before Loupe gives up (default 30000)
   --host <loopback>               127.0.0.1 (default), ::1 or localhost
   --dangerously-listen-on <host>  listen beyond loopback: anyone who can reach it can run commands here
   -h, --help                      show this help
@@ -93,6 +96,7 @@ const OPTIONS = new Map<string, OptionSpec>([
   ['--server', nonEmpty((o, v) => (o.server = v))],
   ['--host', valued(applyHost)],
   ['--trace-limit', valued(applyTraceLimit)],
+  ['--connect-timeout', valued(applyConnectTimeout)],
   ['--dangerously-listen-on', nonEmpty((o, v) => (o.host = unbracket(v)))],
   ['--help', flag((o) => (o.help = true))],
   ['--version', flag((o) => (o.version = true))],
@@ -113,6 +117,14 @@ function applyTraceLimit(o: CliOptions, value: string, f: string): string | unde
   const limit = /^\d{1,9}$/.test(value) ? Number(value) : NaN;
   if (!(limit >= 100)) return `${f} expects a number of events, at least 100, got ${JSON.stringify(value)}.`;
   o.traceLimit = limit;
+  return undefined;
+}
+
+/** Milliseconds, from 100 ms to an hour (the wire's limit for the same field). */
+function applyConnectTimeout(o: CliOptions, value: string, f: string): string | undefined {
+  const ms = /^\d{1,7}$/.test(value) ? Number(value) : NaN;
+  if (!(ms >= 100 && ms <= 3_600_000)) return `${f} expects milliseconds from 100 to 3600000, got ${JSON.stringify(value)}.`;
+  o.connectTimeoutMs = ms;
   return undefined;
 }
 

@@ -54,6 +54,7 @@ async function main(argv: string[]): Promise<void> {
     port: options.port,
     host: options.host,
     traceLimit: options.traceLimit,
+    connectTimeoutMs: options.connectTimeoutMs,
     extraHosts: exposed ? [options.host] : undefined,
     onListening: ({ url }) => {
       if (exposed) process.stderr.write(`mcp-loupe: WARNING: listening on ${options.host}: anyone who can reach it and has the token can run commands on this machine.\n`);

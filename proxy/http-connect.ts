@@ -8,14 +8,39 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { HttpConfig } from '../lib/server-config-types.ts';
 import type { LoupeError } from '../lib/wire.ts';
-import { createHttpTap, type HttpFailure } from './http-tap.ts';
+import { probeAuthDiscovery, type ProbeStep } from './http-auth-probe.ts';
+import { describeAttemptFailure } from './http-failure.ts';
+import { createHttpTap, type HttpFailure, type TapHooks, type VersionFacts, type WaitingExchange } from './http-tap.ts';
+import { pluralEvents } from './http-sse-watch.ts';
 import type { TraceRecorder } from './trace-recorder.ts';
 
 type Initialize = (transport: Transport) => Promise<{ ok: true } | { ok: false; error: LoupeError }>;
 
-export type HttpAttempt =
-  | { ok: true; transport: 'http' | 'sse'; protocolVersion?: string }
-  | { ok: false; error: LoupeError; failure?: HttpFailure };
+export type FailedAttempt = {
+  ok: false;
+  error: LoupeError;
+  failure?: HttpFailure;
+  /** A POST that was still waiting when the attempt gave up. */
+  waiting?: WaitingExchange;
+  versions?: VersionFacts;
+  sseEndpoint?: string;
+  /** The OAuth discovery steps tried after a 401. */
+  authSteps?: ProbeStep[];
+};
+
+export type HttpAttempt = { ok: true; transport: 'http' | 'sse'; protocolVersion?: string } | FailedAttempt;
+
+/** What a connected remote session does when the server ends it or a stream drops (issue 8). */
+export interface RemoteSession {
+  /** This transport opened a session to replace one the server ended. */
+  renewed: boolean;
+  /** False once the session moved on (reconnected, disconnected): a stale transport's news is ignored. */
+  isCurrent(): boolean;
+  /** Fail what is pending with `error`, then initialize a new session on a fresh transport. */
+  renew(error: LoupeError): void;
+  /** Fail what is pending and the session itself with `error`. */
+  drop(error: LoupeError): void;
+}
 
 /** Remembers the protocol version the SDK negotiates (it tells the transport, not the caller). */
 function captureProtocolVersion(transport: Transport): () => string | undefined {
@@ -28,8 +53,47 @@ function captureProtocolVersion(transport: Transport): () => string | undefined 
   return () => version;
 }
 
-async function attempt(kind: 'http' | 'sse', config: HttpConfig, trace: TraceRecorder, initialize: Initialize): Promise<HttpAttempt> {
-  const tap = createHttpTap(trace);
+export function sessionEndedError(again: boolean): LoupeError {
+  return again
+    ? { code: 'SESSION_ENDED', message: 'The server ended the new session too (404) before answering anything; Loupe stopped.', hint: 'The server forgets sessions at once: check its session handling, then Connect again.' }
+    : { code: 'SESSION_ENDED', message: 'The server ended the session (404): Loupe started a new one.', hint: 'Run the request again on the new session.' };
+}
+
+export function streamDroppedError(events: number, url: string, lastEventId?: string): LoupeError {
+  const why = lastEventId === undefined ? 'the stream gave no event ids to resume from' : `resuming from Last-Event-ID ${lastEventId} failed`;
+  return {
+    code: 'STREAM_DROPPED',
+    message: `The server's event stream dropped after ${pluralEvents(events)}.`,
+    hint: `The requests waiting on it were failed; ${why}. Connect again to start a new session.`,
+    detail: { url },
+  };
+}
+
+/** The tap's news, turned into the session's actions; each transport ends its session at most once. */
+function tapHooks(session: RemoteSession | undefined): TapHooks {
+  if (!session) return {};
+  let ended = false;
+  return {
+    onSessionEnded(answered) {
+      if (ended || !session.isCurrent()) return undefined;
+      ended = true;
+      // A second 404 before the new session answered anything: no loop, fail plainly.
+      const again = session.renewed && answered === 0;
+      const error = sessionEndedError(again);
+      if (again) session.drop(error);
+      else session.renew(error);
+      return error.message;
+    },
+    onStreamDropped(drop) {
+      if (ended || !session.isCurrent()) return;
+      ended = true;
+      session.drop(streamDroppedError(drop.events, drop.url, drop.lastEventId));
+    },
+  };
+}
+
+async function attempt(kind: 'http' | 'sse', config: HttpConfig, trace: TraceRecorder, initialize: Initialize, session?: RemoteSession): Promise<HttpAttempt> {
+  const tap = createHttpTap(trace, kind, tapHooks(session));
   const url = new URL(config.url);
   const requestInit = { headers: config.headers };
   const transport =
@@ -39,53 +103,40 @@ async function attempt(kind: 'http' | 'sse', config: HttpConfig, trace: TraceRec
   const version = captureProtocolVersion(transport);
   const outcome = await initialize(transport);
   if (outcome.ok) return { ok: true, transport: kind, protocolVersion: version() };
+  // Before closing: closing aborts what is still waiting, and the wait is the story.
+  const waiting = tap.waiting();
   await transport.close().catch(() => undefined);
-  return { ok: false, error: outcome.error, failure: tap.lastFailure() };
+  const failure = tap.lastFailure();
+  const failed: FailedAttempt = { ok: false, error: outcome.error, failure, waiting, versions: tap.versions(), sseEndpoint: tap.sseEndpoint() };
+  if (failure?.status === 401) failed.authSteps = await probeAuthDiscovery(config.url, failure.wwwAuthenticate, tap.fetch);
+  return failed;
 }
 
 function shouldFallBack(result: HttpAttempt): boolean {
   if (result.ok) return false;
   const status = result.failure?.status;
+  // 401/403 want credentials whichever transport is used; a version refusal is not about the transport.
+  if (status === 401 || status === 403 || result.versions?.supported) return false;
   return status !== undefined && status >= 400 && status < 500;
 }
 
-export async function openHttpTransport(config: HttpConfig, trace: TraceRecorder, initialize: Initialize): Promise<HttpAttempt> {
-  if (config.transport === 'sse') return attempt('sse', config, trace, initialize);
-  const first = await attempt('http', config, trace, initialize);
+/** A legacy SSE failure that names its own cause says more than the first POST's 4xx. */
+function sseSaysMore(result: FailedAttempt): boolean {
+  const code = describeAttemptFailure('', result).code;
+  return code === 'ORIGIN_REFUSED' || code === 'VERSION_MISMATCH' || code === 'NO_ANSWER';
+}
+
+export async function openHttpTransport(config: HttpConfig, trace: TraceRecorder, initialize: Initialize, session?: RemoteSession): Promise<HttpAttempt> {
+  if (config.transport === 'sse') return attempt('sse', config, trace, initialize, session);
+  const first = await attempt('http', config, trace, initialize, session);
   if (config.transport === 'http' || !shouldFallBack(first)) return first;
   trace.record({ kind: 'transport', level: 'warn', message: `Streamable HTTP POST answered ${first.ok ? '' : first.failure?.status}; trying legacy SSE` });
-  const second = await attempt('sse', config, trace, initialize);
+  const second = await attempt('sse', config, trace, initialize, session);
   // When SSE fails too, the first failure usually says more (it is what the user asked for).
-  return second.ok ? second : first;
+  return second.ok || sseSaysMore(second) ? second : first;
 }
 
-/** Turns a failed attempt into plain words: status, content type, start of the body, a hint. */
-export function describeHttpFailure(url: string, attempt: Extract<HttpAttempt, { ok: false }>): LoupeError {
-  const failure = attempt.failure;
-  if (failure?.networkError) {
-    return {
-      code: 'UNREACHABLE',
-      message: `Could not reach ${url}: ${failure.networkError}.`,
-      hint: 'Is the server running, and on this port?',
-      detail: { url },
-    };
-  }
-  if (failure?.status !== undefined) {
-    const isHtml = failure.contentType?.includes('html') ?? false;
-    const notMcp = isHtml || failure.status === 404 || failure.status === 405 || (failure.status < 400 && !failure.contentType?.includes('json'));
-    return {
-      code: notMcp ? 'NOT_MCP' : 'HTTP_ERROR',
-      message: notMcp
-        ? `${url} does not look like an MCP endpoint: HTTP ${failure.status}${failure.contentType ? ` (${failure.contentType})` : ''}.`
-        : `The server answered HTTP ${failure.status}${failure.contentType ? ` (${failure.contentType})` : ''}.`,
-      hint: notMcp
-        ? 'Check the path: Streamable HTTP servers usually answer at /mcp, legacy SSE servers at /sse.'
-        : failure.status === 401 || failure.status === 403
-          ? 'The server wants credentials: pass them with --header "Authorization: Bearer …".'
-          : undefined,
-      detail: { url: failure.url, httpStatus: failure.status, contentType: failure.contentType, bodyStart: failure.bodyStart },
-    };
-  }
-  return attempt.error;
+/** Turns a failed attempt into plain words (see http-failure.ts). */
+export function describeHttpFailure(url: string, failed: FailedAttempt): LoupeError {
+  return describeAttemptFailure(url, failed);
 }
-

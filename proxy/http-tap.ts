@@ -4,11 +4,11 @@
  * JSON-RPC frame in the bodies, from the bytes on the wire, before the SDK parses them.
  * https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
  */
-import { createParser } from 'eventsource-parser';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { classifyMessage } from '../lib/frame-classify.ts';
 import type { TraceRecorder } from './trace-recorder.ts';
 import { now } from './trace-recorder.ts';
+import { idKey, watchSse, type StreamDrop } from './http-sse-watch.ts';
 
 const BODY_START_CHARS = 600;
 
@@ -19,12 +19,54 @@ export interface HttpFailure {
   contentType?: string;
   bodyStart?: string;
   networkError?: string;
+  /** The challenge of a 401/403, for the discovery probe (RFC 9728 section 5.1). */
+  wwwAuthenticate?: string;
+}
+
+/** A POST that had not been answered when Loupe gave up on it (or still has not). */
+export interface WaitingExchange {
+  method: string;
+  url: string;
+  /** Whole seconds it had waited. */
+  seconds: number;
+  /** `no-headers`: the request went out, no status line came back; `no-body`: headers came, the body did not. */
+  stage: 'no-headers' | 'no-body';
+  status?: number;
+  contentType?: string;
+}
+
+/** What initialize said about protocol versions (basic/lifecycle#version-negotiation). */
+export interface VersionFacts {
+  requested?: string;
+  /** The version in the server's initialize result. */
+  answered?: string;
+  /** The versions an initialize error listed in `data.supported`. */
+  supported?: string[];
+}
+
+/** What the tap tells the session about (issue 8). */
+export interface TapHooks {
+  /**
+   * A request carrying `Mcp-Session-Id` was answered 404: the server ended the session
+   * (basic/transports#session-management). `answered` counts the requests this transport got
+   * answers to. Returns the sentence the request fails with, or undefined to pass the 404 on.
+   */
+  onSessionEnded?(answered: number): string | undefined;
+  /** A response stream ended with requests still waiting on it, and nothing resumes it. */
+  onStreamDropped?(drop: StreamDrop): void;
 }
 
 export interface HttpTap {
   fetch: FetchLike;
   lastFailure(): HttpFailure | undefined;
+  /** The oldest POST still waiting for its answer, or the first one Loupe's own abort gave up on. */
+  waiting(): WaitingExchange | undefined;
+  versions(): VersionFacts;
+  /** The `endpoint` event of a legacy SSE stream, as the server wrote it. */
+  sseEndpoint(): string | undefined;
 }
+
+export type { StreamDrop };
 
 const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key|api-key)$|token|secret|password/i;
 
@@ -51,16 +93,83 @@ export function describeNetworkError(error: unknown): string {
   return cause?.message ?? (error instanceof Error ? error.message : String(error));
 }
 
-export function createHttpTap(trace: TraceRecorder): HttpTap {
-  let failure: HttpFailure | undefined;
+interface Open {
+  method: string;
+  url: string;
+  since: number;
+  until?: number;
+  status?: number;
+  contentType?: string;
+}
 
-  const recordFrames = (text: string, dir: 'in' | 'out'): void => {
+/** Keeps the POSTs in flight, so a silence can be told from a refusal. */
+class Waiting {
+  private readonly open = new Set<Open>();
+  private abandoned?: Open;
+
+  start(method: string, url: string): Open {
+    const entry: Open = { method, url, since: Date.now() };
+    if (method === 'POST') this.open.add(entry);
+    return entry;
+  }
+
+  done(entry: Open, aborted = false): void {
+    if (!this.open.delete(entry)) return;
+    if (aborted && !this.abandoned) this.abandoned = { ...entry, until: Date.now() };
+  }
+
+  oldest(): WaitingExchange | undefined {
+    const entry = this.open.values().next().value ?? this.abandoned;
+    if (!entry) return undefined;
+    const seconds = Math.round(((entry.until ?? Date.now()) - entry.since) / 1000);
+    return { method: entry.method, url: entry.url, seconds, stage: entry.status === undefined ? 'no-headers' : 'no-body', status: entry.status, contentType: entry.contentType };
+  }
+}
+
+function requestIdsOf(messages: unknown[]): Set<string> {
+  const ids = new Set<string>();
+  for (const m of messages) {
+    const message = m as { id?: unknown; method?: unknown } | null;
+    if (message && typeof message.method === 'string' && message.id !== undefined) ids.add(idKey(message.id));
+  }
+  return ids;
+}
+
+function isAbort(error: unknown, init: RequestInit | undefined): boolean {
+  return init?.signal?.aborted === true || (error instanceof Error && error.name === 'AbortError');
+}
+
+export function createHttpTap(trace: TraceRecorder, kind: 'http' | 'sse' = 'http', hooks: TapHooks = {}): HttpTap {
+  let failure: HttpFailure | undefined;
+  let endpoint: string | undefined;
+  let answered = 0;
+  let resumeFrom: StreamDrop | undefined;
+  const waiting = new Waiting();
+  const versions: VersionFacts = {};
+  let initializeId: string | undefined;
+
+  const noticeVersions = (messages: unknown[], dir: 'in' | 'out'): void => {
+    for (const m of messages) {
+      const message = m as { id?: unknown; method?: unknown; params?: { protocolVersion?: unknown }; result?: { protocolVersion?: unknown }; error?: { data?: { supported?: unknown; requested?: unknown } } } | null;
+      if (!message) continue;
+      if (dir === 'out' && message.method === 'initialize') {
+        initializeId = idKey(message.id);
+        if (typeof message.params?.protocolVersion === 'string') versions.requested = message.params.protocolVersion;
+      } else if (dir === 'in' && message.method === undefined && initializeId !== undefined && idKey(message.id) === initializeId) {
+        if (typeof message.result?.protocolVersion === 'string') versions.answered = message.result.protocolVersion;
+        const supported = message.error?.data?.supported;
+        if (Array.isArray(supported)) versions.supported = supported.map(String);
+      }
+    }
+  };
+
+  const recordFrames = (text: string, dir: 'in' | 'out'): unknown[] => {
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch {
       trace.record({ kind: 'frame', dir, raw: text, size: text.length, rpc: 'invalid' });
-      return;
+      return [];
     }
     // A JSON array is a JSON-RPC batch (2025-03-26); each element is its own frame.
     const messages = Array.isArray(parsed) ? parsed : [parsed];
@@ -68,6 +177,26 @@ export function createHttpTap(trace: TraceRecorder): HttpTap {
       const raw = messages.length === 1 ? text : JSON.stringify(message);
       trace.record({ kind: 'frame', dir, raw, size: raw.length, ...classifyMessage(message) });
     }
+    noticeVersions(messages, dir);
+    return messages;
+  };
+
+  const dropped = (drop: StreamDrop): void => {
+    if (drop.lastEventId === undefined) {
+      hooks.onStreamDropped?.(drop);
+      return;
+    }
+    // The SDK resumes a stream that gave event ids with GET + Last-Event-ID; judged when that GET answers.
+    resumeFrom = drop;
+    trace.record({ kind: 'transport', level: 'info', message: `Resuming the event stream from Last-Event-ID ${drop.lastEventId}` });
+  };
+
+  /** A resume that fails leaves the waiting requests with nobody to answer them. */
+  const judgeResume = (requestHeaders: Record<string, string>, ok: boolean): void => {
+    if (!resumeFrom || requestHeaders['last-event-id'] === undefined) return;
+    const drop = resumeFrom;
+    resumeFrom = undefined;
+    if (!ok) hooks.onStreamDropped?.(drop);
   };
 
   const tapFetch: FetchLike = async (input, init) => {
@@ -75,17 +204,24 @@ export function createHttpTap(trace: TraceRecorder): HttpTap {
     const method = init?.method ?? 'GET';
     const requestHeaders = maskHeaders(new Headers(init?.headers));
     const started = now();
-    if (typeof init?.body === 'string') recordFrames(init.body, 'out');
+    const sent = typeof init?.body === 'string' ? recordFrames(init.body, 'out') : [];
+    const exchange = waiting.start(method, url);
     let response: Response;
     try {
       response = await fetch(input, init);
     } catch (error) {
-      const networkError = describeNetworkError(error);
-      failure = { url, networkError };
+      const aborted = isAbort(error, init);
+      waiting.done(exchange, aborted);
+      const networkError = aborted ? 'aborted by Loupe' : describeNetworkError(error);
+      // Loupe's own abort (a timeout, a close) is not the server's failure: keep the last real one.
+      if (!aborted) failure = { url, networkError };
       trace.record({ kind: 'http', method, url, requestHeaders, durationMs: now() - started, error: networkError });
+      judgeResume(requestHeaders, false);
       throw error;
     }
+    exchange.status = response.status;
     const contentType = response.headers.get('content-type') ?? undefined;
+    exchange.contentType = contentType;
     const base = { kind: 'http' as const, method, url, status: response.status, contentType, requestHeaders, responseHeaders: maskHeaders(response.headers) };
     const isSse = contentType?.includes('text/event-stream') ?? false;
     const isJson = contentType?.includes('json') ?? false;
@@ -93,14 +229,38 @@ export function createHttpTap(trace: TraceRecorder): HttpTap {
     if (response.ok && isSse && response.body) {
       const [forSdk, forTap] = response.body.tee();
       trace.record({ ...base, durationMs: now() - started });
-      void readSse(forTap, trace, recordFrames);
+      judgeResume(requestHeaders, true);
+      if (requestHeaders['mcp-session-id'] !== undefined && requestIdsOf(sent).size > 0) answered++;
+      void watchSse(forTap, trace, {
+        url,
+        method,
+        legacy: kind === 'sse' && method === 'GET',
+        requestIds: requestIdsOf(sent),
+        signal: init?.signal,
+        recordFrames: (text) => recordFrames(text, 'in'),
+        onEndpoint: (data) => (endpoint = data),
+        onFirstEvent: () => waiting.done(exchange),
+        onDrop: dropped,
+      }).finally(() => waiting.done(exchange));
       return new Response(forSdk, { status: response.status, statusText: response.statusText, headers: response.headers });
     }
-    const text = response.body ? await response.text() : '';
+    let text: string;
+    try {
+      text = response.body ? await response.text() : '';
+    } finally {
+      waiting.done(exchange, init?.signal?.aborted === true);
+    }
     trace.record({ ...base, durationMs: now() - started, bodySize: text.length });
-    if (response.ok && isJson && text.length > 0) recordFrames(text, 'in');
-    else if (!response.ok || (text.length > 0 && !isJson)) {
-      failure = { url, status: response.status, contentType, bodyStart: text.slice(0, BODY_START_CHARS) };
+    // After the record: a failed resume ends the session, which aborts what is still being read.
+    judgeResume(requestHeaders, false);
+    if (isJson && text.length > 0 && (response.ok || text.trimStart().startsWith('{'))) recordFrames(text, 'in');
+    if (!response.ok || (text.length > 0 && !isJson)) {
+      failure = { url, status: response.status, contentType, bodyStart: text.slice(0, BODY_START_CHARS), wwwAuthenticate: response.headers.get('www-authenticate') ?? undefined };
+    }
+    if (response.ok && requestHeaders['mcp-session-id'] !== undefined && requestIdsOf(sent).size > 0) answered++;
+    if (response.status === 404 && requestHeaders['mcp-session-id'] !== undefined) {
+      const sentence = hooks.onSessionEnded?.(answered);
+      if (sentence !== undefined) throw new Error(sentence);
     }
     return new Response(response.status === 204 || response.status === 304 ? null : text, {
       status: response.status,
@@ -109,30 +269,5 @@ export function createHttpTap(trace: TraceRecorder): HttpTap {
     });
   };
 
-  return { fetch: tapFetch, lastFailure: () => failure };
-}
-
-/** Reads the tap's copy of an SSE stream; each `data` of a message event is a frame. */
-async function readSse(stream: ReadableStream<Uint8Array>, trace: TraceRecorder, recordFrames: (text: string, dir: 'in') => void): Promise<void> {
-  const parser = createParser({
-    onEvent(event) {
-      if (event.event === 'endpoint') {
-        trace.record({ kind: 'transport', level: 'info', message: `SSE endpoint: ${event.data}` });
-      } else if (event.data.length > 0) {
-        recordFrames(event.data, 'in');
-      }
-    },
-  });
-  const decoder = new TextDecoder();
-  const reader = stream.getReader();
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      parser.feed(decoder.decode(value, { stream: true }));
-    }
-    trace.record({ kind: 'transport', level: 'info', message: 'SSE stream closed' });
-  } catch (error) {
-    trace.record({ kind: 'transport', level: 'warn', message: `SSE stream ended: ${error instanceof Error ? error.message : String(error)}` });
-  }
+  return { fetch: tapFetch, lastFailure: () => failure, waiting: () => waiting.oldest(), versions: () => ({ ...versions }), sseEndpoint: () => endpoint };
 }

@@ -25,6 +25,8 @@ export interface LaunchOptions {
   uiRoot?: string;
   /** Events kept per session (default 50 000). */
   traceLimit?: number;
+  /** How long the primary session's `initialize` may take (`--connect-timeout`; default 30 s). */
+  connectTimeoutMs?: number;
   /**
    * Called as soon as the port is listening, before the MCP machinery has loaded: the CLI prints
    * the URL here, so the page can start loading while the SDK is still being imported.
@@ -80,7 +82,7 @@ export async function launch(options: LaunchOptions = {}): Promise<RunningLoupe>
   const token = options.token ?? newToken();
   const host = options.host ?? '127.0.0.1';
   const hubPromise = Promise.all([import('./hub.ts'), import('./trace-recorder.ts')]).then(
-    ([{ Hub }, { DEFAULT_TRACE_LIMITS }]) => new Hub({ ...DEFAULT_TRACE_LIMITS, maxEvents: options.traceLimit ?? DEFAULT_TRACE_LIMITS.maxEvents }),
+    ([{ Hub }, { DEFAULT_TRACE_LIMITS }]) => new Hub({ ...DEFAULT_TRACE_LIMITS, maxEvents: options.traceLimit ?? DEFAULT_TRACE_LIMITS.maxEvents }, { connectTimeoutMs: options.connectTimeoutMs }),
   );
   hubPromise.catch(() => undefined);
   const { server } = createLoupeServer({ token, uiRoot: options.uiRoot ?? defaultUiRoot(), hub: () => hubPromise, extraHosts: options.extraHosts, version: VERSION });
@@ -92,7 +94,7 @@ export async function launch(options: LaunchOptions = {}): Promise<RunningLoupe>
   if (options.config) {
     const session = hub.createSession(options.config);
     hub.primary = session.id;
-    void session.connect();
+    void session.connect(options.config);
   }
   let closing: Promise<void> | undefined;
   const close = () =>

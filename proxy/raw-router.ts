@@ -14,8 +14,11 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { LoupeError, RequestId, RpcError } from '../lib/wire.ts';
 import type { TraceRecorder } from './trace-recorder.ts';
+import { stringifySafe } from '../lib/safe-json.ts';
+import { textOf } from './frame-text.ts';
 
-export type RawOutcome = ({ ok: true; result: unknown } | { ok: false; error: RpcError | LoupeError }) & { rpcId?: RequestId };
+/** `frame`: the exact text of the server's response, where the transport kept it (frame-text.ts). */
+export type RawOutcome = ({ ok: true; result: unknown } | { ok: false; error: RpcError | LoupeError }) & { rpcId?: RequestId; frame?: string };
 
 export interface ProgressParams {
   progress: number;
@@ -35,6 +38,14 @@ export interface RouterRequestOptions {
 }
 
 const key = (id: RequestId): string => `${typeof id}:${id}`;
+
+/** A send that threw: the SDK's HTTP transports serialise with JSON.stringify, which a deep message overflows. */
+function sendError(error: unknown): LoupeError {
+  if (error instanceof RangeError) {
+    return { code: 'BAD_MESSAGE', message: `Loupe could not send this message: it is nested too deeply for the transport to serialise (${error.message}).` };
+  }
+  return { code: 'NOT_CONNECTED', message: error instanceof Error ? error.message : String(error) };
+}
 
 function abortError(reason: unknown): RpcError | LoupeError {
   if (reason && typeof reason === 'object' && 'code' in reason && 'message' in reason) return reason as RpcError;
@@ -57,7 +68,13 @@ export class RawRouter {
     this.transport.onmessage = (message, extra) => {
       if (this.take(message)) return;
       if (this.progress.size > 0) this.noticeProgress(message);
-      sdk?.(message, extra);
+      try {
+        sdk?.(message, extra);
+      } catch (error) {
+        // The SDK describes a message it cannot place with JSON.stringify, which a deep one
+        // overflows (issue 8): that message is dropped, and the session goes on.
+        this.trace.record({ kind: 'transport', level: 'warn', message: `Loupe's MCP client could not handle a message from the server (${error instanceof Error ? error.message : String(error)}); it was dropped.` });
+      }
     };
   }
 
@@ -93,20 +110,21 @@ export class RawRouter {
     const id = message.id;
     const expectsAnswer = typeof message.method === 'string' && (typeof id === 'string' || typeof id === 'number');
     const answer = expectsAnswer ? this.wait(id as RequestId, timeoutMs) : undefined;
-    this.trace.expectOut(JSON.stringify(message), origin);
+    // The page's text where it sent one (the hub remembered it), so that a message of any depth passes.
+    this.trace.expectOut(textOf(message) ?? stringifySafe(message) ?? '', origin);
     try {
       await this.transport.send(message as JSONRPCMessage);
     } catch (error) {
-      const failure: RawOutcome = { ok: false, error: { code: 'NOT_CONNECTED', message: (error as Error).message } };
+      const failure: RawOutcome = { ok: false, error: sendError(error) };
       if (expectsAnswer) this.settle(id as RequestId, failure);
       return failure;
     }
     return answer ?? { ok: true, result: null };
   }
 
-  /** The session is closing: nobody will answer what is still waiting. */
-  closeAll(): void {
-    for (const k of [...this.waiting.keys()]) this.settleKey(k, { ok: false, error: { code: 'NOT_CONNECTED', message: 'The session closed before the server answered' } });
+  /** The session is closing, or its transport died (`error` says how): nobody will answer what is still waiting. */
+  closeAll(error: LoupeError = { code: 'NOT_CONNECTED', message: 'The session closed before the server answered' }): void {
+    for (const k of [...this.waiting.keys()]) this.settleKey(k, { ok: false, error });
     this.progress.clear();
   }
 
@@ -145,7 +163,8 @@ export class RawRouter {
   private take(message: JSONRPCMessage): boolean {
     const m = message as { id?: RequestId; method?: unknown; result?: unknown; error?: RpcError };
     if (m.method !== undefined || m.id === undefined || this.waiting.size === 0 || !this.waiting.has(key(m.id))) return false;
-    this.settle(m.id, m.error !== undefined ? { ok: false, error: m.error } : { ok: true, result: m.result });
+    const frame = textOf(message);
+    this.settle(m.id, m.error !== undefined ? { ok: false, error: m.error, frame } : { ok: true, result: m.result, frame });
     return true;
   }
 

@@ -14,10 +14,12 @@ import { RawRouter, type RawOutcome } from './raw-router.ts';
 import { DEFAULT_SERVER_REQUEST_TIMEOUT_MS, type ServerRequestBroker } from './server-requests.ts';
 import { DEFAULT_REQUEST_TIMEOUT_MS, RequestTimer } from './request-timer.ts';
 import { StdioTapTransport, TransportStartError } from './stdio-transport.ts';
+import type { RemoteSession } from './http-connect.ts';
 import { TraceRecorder, now } from './trace-recorder.ts';
 
 export const CLIENT_INFO = { name: 'mcp-loupe', title: 'MCP Loupe', version: '0.1.0' };
-const INITIALIZE_TIMEOUT_MS = 30_000;
+/** How long `initialize` may take by default (`--connect-timeout`, the form's Connect timeout). */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 
 
 export type RequestOutcome = ({ ok: true; result: unknown } | { ok: false; error: RpcError | LoupeError }) & { rpcId?: string | number };
@@ -34,7 +36,11 @@ export interface ClientSideOptions {
   clientCapabilities?: ClientCapabilityChoice;
   roots?: Root[];
   serverRequestTimeoutMs?: number;
+  /** How long `initialize` may take; kept for later reconnects of the session. */
+  connectTimeoutMs?: number;
 }
+
+type Opened = { ok: true } | { ok: false; error: LoupeError };
 
 export class Session {
   private client?: Client;
@@ -49,8 +55,20 @@ export class Session {
   private choice: ClientCapabilityChoice = DEFAULT_CHOICE;
   private roots: Root[] = [];
   private serverRequestTimeoutMs = DEFAULT_SERVER_REQUEST_TIMEOUT_MS;
+  private connectTimeoutMs = DEFAULT_CONNECT_TIMEOUT_MS;
   /** Bumped by every connect/disconnect so a stale attempt cannot overwrite a newer one. */
   private generation = 0;
+  /** Bumped by every connect call: a connect superseded while it waited for the old child to stop starts nothing. */
+  private connectTicket = 0;
+  /**
+   * Transports still being initialized (not yet this.transport): a disconnect, a reconnect or the
+   * shutdown closes them too, so that a server still initializing is killed (issue 8).
+   */
+  private readonly opening = new Set<Transport>();
+  /** Loupe is exiting: nothing more is started. */
+  private stopped = false;
+  /** The next HTTP connect replaces a session the server ended (a second 404 then fails it). */
+  private renewing = false;
 
   constructor(
     readonly id: string,
@@ -58,7 +76,10 @@ export class Session {
     readonly trace: TraceRecorder,
     private readonly onChange: (info: SessionInfo) => void,
     private readonly broker: ServerRequestBroker,
-  ) {}
+    connectTimeoutMs?: number,
+  ) {
+    if (connectTimeoutMs) this.connectTimeoutMs = connectTimeoutMs;
+  }
 
   get config(): ServerConfig {
     return this.configValue;
@@ -79,21 +100,26 @@ export class Session {
       clientCapabilities: this.choice,
       roots: this.roots,
       serverRequestTimeoutMs: this.serverRequestTimeoutMs,
+      connectTimeoutMs: this.connectTimeoutMs,
     };
   }
 
   /** Connects (closing any current connection first). Never throws: failure is a status. */
   async connect(config: ServerConfig = this.configValue, options: ClientSideOptions = {}): Promise<void> {
+    const ticket = ++this.connectTicket;
+    // The old child (connected, or still initializing) is stopped before a new one starts.
     await this.disconnect({ quiet: true });
+    if (ticket !== this.connectTicket || this.stopped) return;
     const generation = ++this.generation;
     this.configValue = config;
     if (options.clientCapabilities) this.choice = options.clientCapabilities;
     if (options.roots) this.roots = options.roots;
     if (options.serverRequestTimeoutMs) this.serverRequestTimeoutMs = options.serverRequestTimeoutMs;
+    if (options.connectTimeoutMs) this.connectTimeoutMs = options.connectTimeoutMs;
     this.info = {};
     this.setStatus('connecting');
     this.trace.record({ kind: 'transport', level: 'info', message: `Connecting to ${describe(config)}` });
-    const outcome = config.kind === 'stdio' ? await this.connectStdio(config) : await this.connectHttp(config);
+    const outcome = config.kind === 'stdio' ? await this.connectStdio(config, generation) : await this.connectHttp(config, generation);
     if (generation !== this.generation) return;
     if (!outcome.ok) {
       this.fail(outcome.error);
@@ -103,25 +129,42 @@ export class Session {
     this.setStatus('connected');
   }
 
+  /**
+   * Stops the session in any state: a connected client, a transport still initializing (Cancel),
+   * and the process group of a child that already exited. Resolves once they are stopped.
+   */
   async disconnect(options: { quiet?: boolean } = {}): Promise<void> {
     this.generation++;
+    // A disconnect from the user (or the shutdown) also stops a connect still waiting to start.
+    if (!options.quiet) this.connectTicket++;
+    const cancelled = this.statusValue === 'connecting';
     const client = this.client;
     this.client = undefined;
+    const opening = [...this.opening];
+    this.opening.clear();
     for (const controller of this.inFlight.values()) controller.abort('Disconnected');
     this.inFlight.clear();
     this.raw?.closeAll();
     this.raw = undefined;
     this.broker.dropSession(this.id);
-    if (client) {
-      this.closing = true;
-      try {
-        await client.close();
-      } finally {
-        this.closing = false;
-      }
-      this.trace.record({ kind: 'transport', level: 'info', message: 'Disconnected' });
+    this.closing = true;
+    try {
+      await Promise.allSettled([client?.close(), ...opening.map((t) => t.close()), this.stdio?.close()]);
+    } finally {
+      this.closing = false;
+    }
+    if (client) this.trace.record({ kind: 'transport', level: 'info', message: 'Disconnected' });
+    if (cancelled && !options.quiet) {
+      this.info.error = { code: 'CANCELLED', message: 'Cancelled by you: Loupe stopped the server before it finished initializing.' };
+      this.trace.record({ kind: 'transport', level: 'info', message: 'Connect cancelled; the server process was stopped' });
     }
     if (!options.quiet || this.statusValue === 'connected') this.setStatus('disconnected');
+  }
+
+  /** Loupe is exiting: stops everything of this session (in any state) and starts nothing more. */
+  async shutdown(): Promise<void> {
+    this.stopped = true;
+    await this.disconnect();
   }
 
   /** A request from the page, sent through the router (see raw-router.ts for why not the SDK's). */
@@ -172,10 +215,10 @@ export class Session {
     return controller !== undefined;
   }
 
-  private async connectStdio(config: Extract<ServerConfig, { kind: 'stdio' }>): Promise<{ ok: true } | { ok: false; error: LoupeError }> {
+  private async connectStdio(config: Extract<ServerConfig, { kind: 'stdio' }>, generation: number): Promise<Opened> {
     const transport = new StdioTapTransport(config, this.trace);
     this.stdio = transport;
-    const outcome = await this.initialize(transport);
+    const outcome = await this.initialize(transport, generation);
     if (outcome.ok) {
       this.info.transport = 'stdio';
       this.info.protocolVersion = transport.protocolVersion;
@@ -188,11 +231,12 @@ export class Session {
     return { ok: false, error: exitError(exit.code, exit.signal, exit.stderrTail, 'before it finished initializing') };
   }
 
-  private async connectHttp(config: Extract<ServerConfig, { kind: 'http' }>): Promise<{ ok: true } | { ok: false; error: LoupeError }> {
+  private async connectHttp(config: Extract<ServerConfig, { kind: 'http' }>, generation: number): Promise<Opened> {
     // Loaded on first use: the HTTP/SSE transports pull in the SDK's OAuth code and an EventSource,
     // which a stdio-only session (the common case) need not hold in memory.
     const { openHttpTransport, describeHttpFailure } = await import('./http-connect.ts');
-    const attempt = await openHttpTransport(config, this.trace, (transport) => this.initialize(transport));
+    const remote = this.remoteSession(generation);
+    const attempt = await openHttpTransport(config, this.trace, (transport) => this.initialize(transport, generation), remote);
     if (attempt.ok) {
       this.info.transport = attempt.transport;
       this.info.protocolVersion = attempt.protocolVersion;
@@ -201,8 +245,60 @@ export class Session {
     return { ok: false, error: describeHttpFailure(config.url, attempt) };
   }
 
-  /** Runs `initialize` over a transport with a fresh Client. */
-  private async initialize(transport: Transport): Promise<{ ok: true } | { ok: false; error: LoupeError }> {
+  /**
+   * What a remote session does when the server ends it (404 on `Mcp-Session-Id`) or a response
+   * stream drops (issue 8); http-connect.ts decides which, this acts on the session.
+   */
+  private remoteSession(generation: number): RemoteSession {
+    const renewed = this.renewing;
+    this.renewing = false;
+    return {
+      renewed,
+      isCurrent: () => generation === this.generation && this.statusValue === 'connected',
+      renew: (error) => {
+        this.failPending(error);
+        this.trace.record({ kind: 'transport', level: 'warn', message: error.message });
+        this.renewing = true;
+        void this.connect();
+      },
+      drop: (error) => {
+        this.failPending(error);
+        this.fail(error);
+        void this.disconnect({ quiet: true });
+      },
+    };
+  }
+
+  /**
+   * Runs `initialize` over a transport with a fresh Client. The transport is tracked while it
+   * initializes (a disconnect closes it); an attempt that a disconnect or reconnect overtook
+   * closes what it opened and adopts nothing.
+   */
+  private async initialize(transport: Transport, generation: number): Promise<Opened> {
+    if (generation !== this.generation) {
+      await transport.close();
+      return { ok: false, error: { code: 'CANCELLED', message: 'Superseded by a newer connect or a disconnect.' } };
+    }
+    this.opening.add(transport);
+    const client = this.newClient();
+    const timeoutMs = this.connectTimeoutMs;
+    try {
+      await client.connect(transport, { timeout: timeoutMs });
+    } catch (error) {
+      if (error instanceof TransportStartError) return { ok: false, error: error.loupeError };
+      return { ok: false, error: initError(error, timeoutMs) };
+    } finally {
+      this.opening.delete(transport);
+    }
+    if (generation !== this.generation) {
+      await client.close();
+      return { ok: false, error: { code: 'CANCELLED', message: 'Superseded by a newer connect or a disconnect.' } };
+    }
+    this.adopt(client, transport);
+    return { ok: true };
+  }
+
+  private newClient(): Client {
     const client = new Client(CLIENT_INFO, {
       capabilities: declaredCapabilities(this.choice),
       ...(this.choice.tasks ? { taskStore: new InMemoryTaskStore() } : {}),
@@ -217,12 +313,10 @@ export class Session {
     // Every notification is in the trace already; accept them all so the SDK does not complain.
     client.fallbackNotificationHandler = async () => {};
     client.onclose = () => this.onTransportClosed(client);
-    try {
-      await client.connect(transport, { timeout: INITIALIZE_TIMEOUT_MS });
-    } catch (error) {
-      if (error instanceof TransportStartError) return { ok: false, error: error.loupeError };
-      return { ok: false, error: initError(error) };
-    }
+    return client;
+  }
+
+  private adopt(client: Client, transport: Transport): void {
     this.client = client;
     this.transport = transport;
     this.raw = new RawRouter(transport, this.trace);
@@ -237,7 +331,6 @@ export class Session {
     };
     this.info.capabilities = client.getServerCapabilities() as Record<string, unknown> | undefined;
     this.info.instructions = client.getInstructions();
-    return { ok: true };
   }
 
   /** The transport closed without being asked to (the child died, the server went away). */
@@ -246,10 +339,22 @@ export class Session {
     this.client = undefined;
     const exit = this.stdio?.exit;
     if (exit && this.transport === this.stdio) {
+      this.failPending(exitError(exit.code, exit.signal, exit.stderrTail, 'while this request was pending'));
       this.fail(exitError(exit.code, exit.signal, exit.stderrTail, ''));
     } else {
+      this.failPending({ code: 'UNREACHABLE', message: 'The connection to the server closed while this request was pending.' });
       this.fail({ code: 'UNREACHABLE', message: 'The connection to the server was closed.' });
     }
+  }
+
+  /**
+   * The transport died: every request still waiting fails now with `error`, instead of at its
+   * timeout (the SDK Client rejects its own pending requests itself when the transport closes).
+   */
+  private failPending(error: LoupeError): void {
+    this.raw?.closeAll(error);
+    this.raw = undefined;
+    this.broker.dropSession(this.id);
   }
 
   private fail(error: LoupeError): void {
@@ -279,13 +384,21 @@ export function exitError(code: number | null, signal: string | null, stderrTail
   };
 }
 
-function initError(error: unknown): LoupeError {
+function initError(error: unknown, timeoutMs: number): LoupeError {
   if (error instanceof McpError && error.code === -32001) {
-    return { code: 'TIMEOUT', message: `The server did not answer initialize within ${INITIALIZE_TIMEOUT_MS / 1000} s.` };
+    return {
+      code: 'TIMEOUT',
+      message: `The server did not answer initialize within ${formatSeconds(timeoutMs)} s (--connect-timeout / the Connect timeout field).`,
+      hint: 'Loupe stopped the server process. If the server is slow to start, allow it more time.',
+    };
   }
   const message = error instanceof Error ? error.message : String(error);
   return { code: 'INIT_FAILED', message: `Initialization failed: ${message}` };
 }
 
+
+function formatSeconds(ms: number): string {
+  return String(Math.round(ms / 100) / 10);
+}
 
 export { now };

@@ -8,7 +8,8 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { delimiter } from 'node:path';
-import type { ChildProcess } from 'node:child_process';
+import { spawn as spawnPlain, type ChildProcess } from 'node:child_process';
+import type { Writable } from 'node:stream';
 import spawn from 'cross-spawn';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -17,10 +18,33 @@ import type { StdioConfig } from '../lib/server-config-types.ts';
 import type { LoupeError } from '../lib/wire.ts';
 import { classifyMessage } from '../lib/frame-classify.ts';
 import { LineSplitter } from './line-splitter.ts';
+import { rememberText, textOf } from './frame-text.ts';
+import { stringifySafe } from '../lib/safe-json.ts';
 import type { TraceRecorder } from './trace-recorder.ts';
+import { groupAlive } from './process-group.ts';
+import { watchProcessGroup, type Watchdog } from './watchdog.ts';
 
 const STDERR_TAIL_BYTES = 8 * 1024;
-const KILL_GRACE_MS = 2_000;
+/**
+ * SIGTERM → SIGKILL grace for the server's process group. Short enough that grace + escalation
+ * fit well inside the CLI's 5 s hard exit (cli.ts), with every session stopped in parallel.
+ */
+export const KILL_GRACE_MS = 1_500;
+/** After SIGKILL (or for the leader's 'close' once the group is gone): how long to wait at most. */
+const KILL_WAIT_MS = 1_000;
+/** A write that failed: how long to wait for the exit that usually follows, to report it. */
+const EXIT_AFTER_BROKEN_PIPE_MS = 2_000;
+const POLL_MS = 25;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+async function within(promise: Promise<void>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  const done = await Promise.race([promise.then(() => true), timeout]);
+  clearTimeout(timer);
+  return done;
+}
 
 /** Raised by `start()`; carries a user-facing LoupeError. */
 export class TransportStartError extends Error {
@@ -46,6 +70,9 @@ export class StdioTapTransport implements Transport {
   private stderrTail = '';
   private closed = false;
   private exitInfo?: ChildExit;
+  private watchdog?: Watchdog;
+  /** The one stop of the process group (close(), or the leftovers after the leader exited). */
+  private stopping?: Promise<void>;
   private readonly exited: Promise<void>;
   private resolveExited!: () => void;
 
@@ -83,6 +110,8 @@ export class StdioTapTransport implements Transport {
       windowsHide: true,
     });
     this.child = child;
+    // At once, before any await: a close() during the spawn must find the watchdog in place.
+    if (child.pid !== undefined) this.watchdog = watchProcessGroup(child.pid, KILL_GRACE_MS);
     await new Promise<void>((resolve, reject) => {
       child.once('spawn', () => resolve());
       child.once('error', (error: NodeJS.ErrnoException) => reject(new TransportStartError(this.spawnError(error, env.PATH))));
@@ -94,25 +123,82 @@ export class StdioTapTransport implements Transport {
   async send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child?.stdin;
     if (!stdin || this.closed || !stdin.writable) throw new Error('Not connected: the server process is not running');
-    const raw = JSON.stringify(message);
+    // The page's exact text where it gave one; a deep message would throw in JSON.stringify (frame-text.ts).
+    const raw = textOf(message) ?? stringifySafe(message) ?? '';
     this.recordFrame('out', raw, message);
-    if (!stdin.write(raw + '\n')) {
-      await new Promise<void>((resolve) => stdin.once('drain', resolve));
-    }
+    if (!stdin.write(raw + '\n')) await this.drained(stdin);
   }
 
-  /** Stops the whole process group: SIGTERM, then SIGKILL after a grace period. */
+  /**
+   * Waits for 'drain', which never comes when the pipe broke (EPIPE) or the child died: those
+   * settle the send too, after the exit has been seen where it follows (so that the session fails
+   * every pending request with the exit code and stderr first; see session.ts).
+   */
+  private drained(stdin: Writable): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const done = (error?: Error) => {
+        stdin.off('drain', onDrain);
+        stdin.off('error', onBroken);
+        stdin.off('close', onBroken);
+        if (!error) return resolve();
+        void within(this.exited, EXIT_AFTER_BROKEN_PIPE_MS).then(() => reject(this.notRunning(error)));
+      };
+      const onDrain = () => done();
+      const onBroken = (error?: unknown) => done(error instanceof Error ? error : new Error('stdin closed'));
+      stdin.on('drain', onDrain);
+      stdin.on('error', onBroken);
+      stdin.on('close', onBroken);
+    });
+  }
+
+  private notRunning(cause?: Error): Error {
+    const exit = this.exitInfo;
+    if (exit) return new Error(`The server ${exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`} before reading the whole message`);
+    return new Error(`The server stopped reading its stdin${cause ? ` (${cause.message})` : ''}`);
+  }
+
+  /**
+   * Stops the whole process group: SIGTERM, then SIGKILL after a grace period if any member is
+   * still alive — also when the leader has exited and left others behind. Idempotent.
+   */
   async close(): Promise<void> {
+    this.stopping ??= this.stopGroup();
+    await this.stopping;
+  }
+
+  private async stopGroup(): Promise<void> {
     const child = this.child;
-    if (!child || child.pid === undefined || this.exitInfo) {
-      this.finish();
-      return;
+    if (child && child.pid !== undefined) {
+      // Drop anything still queued (a 20 MB write): the server sees EOF at once.
+      child.stdin?.destroy();
+      if (this.groupAlive()) {
+        this.signalGroup('SIGTERM');
+        if (!(await this.groupGone(KILL_GRACE_MS))) {
+          this.signalGroup('SIGKILL');
+          await this.groupGone(KILL_WAIT_MS);
+        }
+      }
+      await within(this.exited, KILL_WAIT_MS);
     }
-    child.stdin?.end();
-    this.signalGroup('SIGTERM');
-    const timer = setTimeout(() => this.signalGroup('SIGKILL'), KILL_GRACE_MS);
-    await this.exited;
-    clearTimeout(timer);
+    await this.watchdog?.release();
+    this.finish();
+  }
+
+  /** Whether any process of the child's group is still there (POSIX: kill(-pgid, 0)). */
+  private groupAlive(): boolean {
+    const child = this.child;
+    if (child?.pid === undefined) return false;
+    if (process.platform === 'win32') return child.exitCode === null && child.signalCode === null;
+    return groupAlive(child.pid);
+  }
+
+  private async groupGone(ms: number): Promise<boolean> {
+    const deadline = Date.now() + ms;
+    while (this.groupAlive() || !this.exitInfo) {
+      if (Date.now() >= deadline) return false;
+      await sleep(POLL_MS);
+    }
+    return true;
   }
 
   private checkBeforeSpawn(): LoupeError | undefined {
@@ -151,6 +237,8 @@ export class StdioTapTransport implements Transport {
       this.trace.record({ kind: 'exit', code, signal });
       this.resolveExited();
       this.finish();
+      // The leader is gone; whatever it left in its group goes too (and the watchdog is released).
+      this.stopping ??= this.stopGroup();
     });
   }
 
@@ -164,7 +252,9 @@ export class StdioTapTransport implements Transport {
     const pid = this.child?.pid;
     if (pid === undefined) return;
     try {
-      if (process.platform === 'win32') this.child?.kill(signal);
+      // Windows has neither process groups nor SIGTERM (child.kill is TerminateProcess): kill the
+      // tree with taskkill /T /F while its root is still there to find it by.
+      if (process.platform === 'win32') killTreeOnWindows(this.child, pid);
       else process.kill(-pid, signal);
     } catch {
       // Already gone: nothing to stop.
@@ -195,6 +285,7 @@ export class StdioTapTransport implements Transport {
       this.trace.record({ kind: 'transport', level: 'warn', message: 'Server sent JSON that is not a valid JSON-RPC message (not delivered)' });
       return;
     }
+    if (parsed !== null && typeof parsed === 'object') rememberText(parsed, line); // relayed as text (frame-text.ts)
     this.onmessage?.(parsed as JSONRPCMessage);
   }
 
@@ -208,4 +299,9 @@ export class StdioTapTransport implements Transport {
     const shape = classifyMessage(message);
     this.trace.record({ kind: 'frame', dir, raw, size: Buffer.byteLength(raw), ...shape });
   }
+}
+
+function killTreeOnWindows(child: ChildProcess | undefined, pid: number): void {
+  const taskkill = spawnPlain('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true });
+  taskkill.once('error', () => child?.kill());
 }

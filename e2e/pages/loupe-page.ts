@@ -66,6 +66,21 @@ export class LoupePage {
     await this.disconnectButton().click();
   }
 
+  /** `Cancel` while connecting (CONTRACT.md). */
+  cancelButton(): Locator {
+    return this.page.getByRole('button', { name: 'Cancel', exact: true });
+  }
+
+  /** The connection form's Connect timeout, in seconds. */
+  connectTimeoutField(): Locator {
+    return this.page.getByRole('spinbutton', { name: /^Connect timeout/ });
+  }
+
+  /** The ticking "Waiting for initialize: N s" line shown while connecting. */
+  connectingElapsed(): Locator {
+    return this.page.getByText(/Waiting for\s*initialize: \d+ s/);
+  }
+
   /**
    * Enter a stdio target in the connection panel (choosing the stdio transport first when the
    * panel shows the fields by transport), then press Connect.

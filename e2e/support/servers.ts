@@ -35,6 +35,14 @@ export async function startHtmlEndpoint(): Promise<RunningServer> {
   return startNodeServer([join(FIXTURES, 'html-endpoint.mjs')], /listening on http:\/\/127\.0\.0\.1:\d+/, 'html-endpoint');
 }
 
+/**
+ * `e2e/fixtures/http-misbehaving.mjs`: remote endpoints that hang, end sessions, cut streams,
+ * point SSE elsewhere, refuse the protocol version or want OAuth (issue 8); one path each.
+ */
+export async function startMisbehavingHttp(): Promise<RunningServer> {
+  return startNodeServer([join(FIXTURES, 'http-misbehaving.mjs')], /listening on http:\/\/127\.0\.0\.1:\d+/, 'http-misbehaving');
+}
+
 async function startNodeServer(args: string[], listening: RegExp, what: string): Promise<RunningServer> {
   const port = await freePort();
   const proc = spawnProc(process.execPath, args, { env: { ...process.env, PORT: String(port) } });

@@ -1,0 +1,65 @@
+// Remote servers that fail (issue 8): each failure in its own sentence on the page, in time.
+// One e2e/fixtures/http-misbehaving.mjs serves a path per failure.
+import { expect, test } from './support/test.ts';
+import { startMisbehavingHttp, type RunningServer } from './support/servers.ts';
+
+let server: RunningServer;
+test.beforeAll(async () => {
+  server = await startMisbehavingHttp();
+});
+test.afterAll(async () => {
+  await server?.stop();
+});
+
+test.describe('a remote server that misbehaves', () => {
+  test('an endpoint that takes the POST and never answers', async ({ launch, loupe, page }) => {
+    const app = await launch(['--connect-timeout', '2000', `${server.base}/hang`]);
+    await loupe.open(app.url);
+    await loupe.waitForStatus('Failed', 10_000);
+    await expect(page.getByText(/The server accepted the request but has not answered for 2 s\./)).toBeVisible();
+    await expect(page.getByText(/Could not reach/)).toHaveCount(0);
+  });
+
+  test('a session the server ends (404) is renewed, and the call that hit it says so', async ({ launch, loupe }) => {
+    const app = await launch([`${server.base}/expire`]);
+    await loupe.open(app.url);
+    await loupe.waitForStatus('Connected', 15_000);
+    // The page listed the tools: the fixture has ended that session now.
+    await loupe.selectTool('echo');
+    await loupe.fillField('message', 'first');
+    await loupe.runTool();
+    await expect(loupe.result()).toContainText('The server ended the session (404): Loupe started a new one.');
+    await loupe.waitForStatus('Connected', 10_000);
+    await loupe.selectTool('echo');
+    await loupe.fillField('message', 'on the new session');
+    await loupe.runTool();
+    await expect(loupe.result()).toContainText('Echo: on the new session');
+  });
+
+  test('an event stream cut in the middle of an event fails the call at once', async ({ launch, loupe, page }) => {
+    const app = await launch([`${server.base}/cut`]);
+    await loupe.open(app.url);
+    await loupe.waitForStatus('Connected', 15_000);
+    await loupe.selectTool('slow');
+    const started = Date.now();
+    await loupe.runTool();
+    await expect(loupe.result()).toContainText("The server's event stream dropped after 1 event.", { timeout: 5_000 });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    await loupe.waitForStatus('Failed', 5_000);
+    // Said twice: under the failed call and in the Connection panel, above the Connect button.
+    await expect(page.getByText(/Connect again to start a new session/)).toHaveCount(2);
+    await expect(loupe.connectButton()).toBeEnabled();
+  });
+
+  test('a 401 lists the discovery URLs tried with their statuses', async ({ launch, loupe, page }) => {
+    const app = await launch([`${server.base}/auth`]);
+    await loupe.open(app.url);
+    await loupe.waitForStatus('Failed', 15_000);
+    await expect(page.getByText('The server wants credentials (HTTP 401); Loupe does not sign in with OAuth yet.')).toBeVisible();
+    const hint = page.getByText(/Discovery tried:/);
+    await expect(hint).toContainText(`${server.base}/.well-known/oauth-protected-resource/auth → 200`);
+    await expect(hint).toContainText(`${server.base}/.well-known/oauth-authorization-server/tenant → 404`);
+    await expect(hint).toContainText(`${server.base}/tenant/.well-known/openid-configuration → 200`);
+    await expect(hint).toContainText('--header "Authorization: Bearer …"');
+  });
+});

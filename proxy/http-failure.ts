@@ -1,0 +1,103 @@
+/**
+ * A failed remote connection in plain words: one sentence per cause (issue 8), checked from the
+ * most specific to the most general.
+ */
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import type { LoupeError } from '../lib/wire.ts';
+import { describeProbe } from './http-auth-probe.ts';
+import type { FailedAttempt } from './http-connect.ts';
+
+/** The SDK's words when an SSE `endpoint` event names another origin (client/sse.js). */
+const FOREIGN_ENDPOINT = /Endpoint origin does not match connection origin: (\S+)/;
+/** The SDK's words when initialize answers a version it does not speak (client/index.js). */
+const UNSUPPORTED_VERSION = /protocol version is not supported: (\S+)/;
+
+function originRefused(failed: FailedAttempt): LoupeError | undefined {
+  const match = FOREIGN_ENDPOINT.exec(failed.error.message);
+  if (!match) return undefined;
+  let origin = match[1];
+  try {
+    if (failed.sseEndpoint) origin = new URL(failed.sseEndpoint, failed.failure?.url ?? 'http://invalid').origin;
+  } catch {
+    // Keep the SDK's reading of it.
+  }
+  return {
+    code: 'ORIGIN_REFUSED',
+    message: `The SSE endpoint points at another origin (${origin}); refused.`,
+    hint: 'Loupe posts only to the origin it connected to. A server behind a proxy may be announcing its internal address.',
+    detail: { url: failed.sseEndpoint ?? origin },
+  };
+}
+
+/** basic/lifecycle#version-negotiation: a result with a version Loupe does not speak, or an error listing `supported`. */
+function versionMismatch(failed: FailedAttempt): LoupeError | undefined {
+  const answered = UNSUPPORTED_VERSION.exec(failed.error.message)?.[1] ?? failed.versions?.answered;
+  const supported = failed.versions?.supported ?? (UNSUPPORTED_VERSION.test(failed.error.message) && answered ? [answered] : undefined);
+  if (!supported) return undefined;
+  const requested = failed.versions?.requested ?? LATEST_PROTOCOL_VERSION;
+  return {
+    code: 'VERSION_MISMATCH',
+    message: `The server supports ${supported.join(', ') || 'no version it named'}; Loupe asked for ${requested}.`,
+    hint: `Loupe speaks ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`,
+  };
+}
+
+function unauthorized(failed: FailedAttempt): LoupeError | undefined {
+  if (failed.failure?.status !== 401) return undefined;
+  const steps = failed.authSteps ?? [];
+  return {
+    code: 'UNAUTHORIZED',
+    message: 'The server wants credentials (HTTP 401); Loupe does not sign in with OAuth yet.',
+    hint: `${steps.length > 0 ? `Discovery tried: ${describeProbe(steps)}. ` : ''}For now pass a token with --header "Authorization: Bearer …".`,
+    detail: { url: failed.failure.url, httpStatus: 401, contentType: failed.failure.contentType, bodyStart: failed.failure.bodyStart || undefined },
+  };
+}
+
+/** Initialize timed out while a POST was still open: the server took the request and went quiet. */
+function noAnswer(failed: FailedAttempt): LoupeError | undefined {
+  const waiting = failed.waiting;
+  if (!waiting || failed.error.code !== 'TIMEOUT') return undefined;
+  const type = waiting.contentType ? ` (${waiting.contentType})` : '';
+  return {
+    code: 'NO_ANSWER',
+    message: `The server accepted the request but has not answered for ${waiting.seconds} s.`,
+    hint:
+      waiting.stage === 'no-headers'
+        ? `The ${waiting.method} is connected and still waiting for response headers.`
+        : `It sent the headers (HTTP ${waiting.status}${type}), but the body never came.`,
+    detail: { url: waiting.url, httpStatus: waiting.status, contentType: waiting.contentType },
+  };
+}
+
+function httpStatus(url: string, failed: FailedAttempt): LoupeError | undefined {
+  const failure = failed.failure;
+  if (failure?.status === undefined) return undefined;
+  const isHtml = failure.contentType?.includes('html') ?? false;
+  const notMcp = isHtml || failure.status === 404 || failure.status === 405 || (failure.status < 400 && !failure.contentType?.includes('json'));
+  return {
+    code: notMcp ? 'NOT_MCP' : 'HTTP_ERROR',
+    message: notMcp
+      ? `${url} does not look like an MCP endpoint: HTTP ${failure.status}${failure.contentType ? ` (${failure.contentType})` : ''}.`
+      : `The server answered HTTP ${failure.status}${failure.contentType ? ` (${failure.contentType})` : ''}.`,
+    hint: notMcp
+      ? 'Check the path: Streamable HTTP servers usually answer at /mcp, legacy SSE servers at /sse.'
+      : failure.status === 403
+        ? 'The server wants credentials: pass them with --header "Authorization: Bearer …".'
+        : undefined,
+    detail: { url: failure.url, httpStatus: failure.status, contentType: failure.contentType, bodyStart: failure.bodyStart },
+  };
+}
+
+export function describeAttemptFailure(url: string, failed: FailedAttempt): LoupeError {
+  const specific = originRefused(failed) ?? versionMismatch(failed) ?? unauthorized(failed) ?? noAnswer(failed);
+  if (specific) return specific;
+  if (failed.failure?.networkError) {
+    return {
+      code: 'UNREACHABLE',
+      message: `Could not reach ${url}: ${failed.failure.networkError}.`,
+      hint: 'Is the server running, and on this port?',
+      detail: { url },
+    };
+  }
+  return httpStatus(url, failed) ?? failed.error;
+}
