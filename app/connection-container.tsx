@@ -54,6 +54,7 @@ export function ConnectionContainer(): ReactNode {
           app.connect(config, { ...client, ...(session ? {} : { roots: [...settings.roots] }) });
         }}
         onDisconnect={() => session && app.disconnect(session.id)}
+        onReconnect={session ? () => app.connect(session.config) : undefined}
         sessions={sessions}
         currentSession={session?.id}
         onSelectSession={(id) => app.select(id)}

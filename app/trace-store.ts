@@ -14,6 +14,7 @@ import { parseTrace, type TraceHeader } from '../lib/trace-jsonl.ts';
 import type { HistoryRow } from '../lib/trace.ts';
 import type { SessionInfo, TraceEvent } from '../lib/wire.ts';
 import type { LoupeStore } from './loupe-store.ts';
+import { stringifySafe } from '../lib/safe-json.ts';
 
 export const FILTER_MEASURE = 'loupe:trace-filter';
 
@@ -172,7 +173,7 @@ export class TraceStore {
     const id = state.current;
     const events = (id !== undefined && state.events[id]) || [];
     const caps = id === undefined ? undefined : state.sessions[id]?.clientCapabilities;
-    const capsKey = JSON.stringify(caps ?? null);
+    const capsKey = stringifySafe(caps ?? null) ?? 'null';
     const live = this.live;
     const rebuild = id !== live.id || state.syncCount !== live.syncCount || capsKey !== live.caps || (events.length > 0 && events[events.length - 1].seq < live.index.lastSeq);
     if (rebuild) {

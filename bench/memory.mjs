@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * Idle resident memory (VmRSS of the one process, not its children) with one stdio session to
+ * Idle resident memory (VmRSS of the process and of the `/bin/sh` watchdogs Loupe starts beside its
+ * stdio servers (proxy/watchdog.ts); not the MCP server itself, on either side) with one stdio session to
  * server-everything:
  *   Loupe:    `node dist/proxy/cli.js --no-open --port 0` (its default target), as in normal use: the
  *             page's files fetched once (when out/ is built) and one WebSocket client attached as the
@@ -18,7 +19,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BenchWireClient } from './lib/wire-client.mjs';
-import { busyWarning, ROOT, isMain, machine, mb, median, printTable, requireBuilt, sampleRss, serverEverything, sleep, spawnUntilLine, startLoupe, stop, writeResults } from './lib/common.mjs';
+import { busyWarning, ROOT, isMain, machine, mb, median, printTable, requireBuilt, rssWithWatchdogs, sampleRss, serverEverything, sleep, spawnUntilLine, startLoupe, stop, writeResults } from './lib/common.mjs';
 
 const TARGET_RATIO = 1.15;
 const SETTLE_MS = 3_000;
@@ -69,7 +70,7 @@ async function openLoupe() {
     await stop(loupe.child);
     throw error;
   }
-  return { pid: loupe.child.pid, close: async () => (client.close(), await stop(loupe.child)) };
+  return { pid: loupe.child.pid, measure: rssWithWatchdogs, close: async () => (client.close(), await stop(loupe.child)) };
 }
 
 async function openBaseline() {
@@ -83,7 +84,7 @@ async function measure(open) {
   const side = await open();
   try {
     await sleep(SETTLE_MS);
-    return { ...(await sampleRss(side.pid, SAMPLES, INTERVAL_MS)), pid: side.pid };
+    return { ...(await sampleRss(side.pid, SAMPLES, INTERVAL_MS, side.measure)), pid: side.pid };
   } finally {
     await side.close();
   }
@@ -99,7 +100,7 @@ async function measureLongIdle() {
   const [loupe, baseline] = await Promise.all([openLoupe(), openBaseline()]);
   try {
     await sleep(LONG_IDLE_MS);
-    const [l, b] = await Promise.all([sampleRss(loupe.pid, SAMPLES, INTERVAL_MS), sampleRss(baseline.pid, SAMPLES, INTERVAL_MS)]);
+    const [l, b] = await Promise.all([sampleRss(loupe.pid, SAMPLES, INTERVAL_MS, loupe.measure), sampleRss(baseline.pid, SAMPLES, INTERVAL_MS)]);
     return { loupe: l, baseline: b };
   } finally {
     await Promise.allSettled([loupe.close(), baseline.close()]);
@@ -127,7 +128,7 @@ async function main() {
 
   printTable(`Idle RSS with one stdio session to server-everything (${SETTLE_MS / 1000} s settle, median of ${SAMPLES} samples, median of ${rounds} rounds)`, [
     ['', 'RSS', 'rounds'],
-    [`Loupe process (${pageFiles ? `page loaded: ${pageFiles} files, ` : 'UI not built, '}1 WebSocket client, after tools/list)`, mb(l), loupe.map((r) => mb(r.median)).join('  ')],
+    [`Loupe process + its watchdog (${pageFiles ? `page loaded: ${pageFiles} files, ` : 'UI not built, '}1 WebSocket client, after tools/list)`, mb(l), loupe.map((r) => mb(r.median)).join('  ')],
     ['Baseline: bare SDK Client + StdioClientTransport (after tools/list)', mb(b), baseline.map((r) => mb(r.median)).join('  ')],
   ]);
   const long = longIdle ? await measureLongIdle() : undefined;

@@ -27,6 +27,8 @@ export interface ConnectionPanelProps {
   canConnect: boolean;
   canDisconnect: boolean;
   onConnect(config: ServerConfig, client: ClientOptions): void;
+  /** Connect the failed session again with its own config and choices. */
+  onReconnect?: () => void;
   /** Prefill of the client capability choice and answer timeout (seconds) for the next connect. */
   clientCapabilities?: ClientCapabilityChoice;
   timeoutSeconds?: number;
@@ -93,13 +95,15 @@ function ConnectingProgress({ since, timeoutMs, onCancel }: { since: number; tim
   );
 }
 
-function StatusError({ status, error }: { status?: SessionStatus; error?: LoupeError }): ReactNode {
+function StatusError({ status, error, onReconnect }: { status?: SessionStatus; error?: LoupeError; onReconnect?: () => void }): ReactNode {
   if (!error || (status !== 'failed' && status !== 'disconnected')) return null;
   // A cancel is the user's own doing: a note, not a failure.
   if (error.code === 'CANCELLED') return <div className="mb-3"><Note>{error.message}</Note></div>;
   return (
-    <div className="mb-3">
+    <div className="mb-3 space-y-2">
       <SessionError error={error} />
+      {/* The same server, the same choices, a new connection: what a dropped stream or a dead child needs. */}
+      {status === 'failed' && onReconnect && <button type="button" className={buttonClass} onClick={onReconnect}>Reconnect</button>}
     </div>
   );
 }
@@ -114,7 +118,7 @@ export function ConnectionPanel(props: ConnectionPanelProps): ReactNode {
         {props.statusDetail && <span className="text-zinc-500 dark:text-zinc-400">{` · ${props.statusDetail}`}</span>}
       </div>
       {props.status === 'connecting' && props.connecting && <ConnectingProgress since={props.connecting.since} timeoutMs={props.connecting.timeoutMs} onCancel={props.onCancel} />}
-      <StatusError status={props.status} error={props.error} />
+      <StatusError status={props.status} error={props.error} onReconnect={props.canConnect ? props.onReconnect : undefined} />
       <ConnectionForm
         key={props.formKey}
         config={props.config}

@@ -13,6 +13,7 @@ import { SamplingRequestView } from './sampling-request.tsx';
 import { Pre, Text } from './text.tsx';
 import { Badge, buttonClass, Note, type Tone } from './ui.tsx';
 import { useNow } from './use-now.ts';
+import { formatJson } from '../lib/safe-json.ts';
 
 export type PendingAnswer = { ok: true; result: Record<string, unknown> } | { ok: false; error: RpcError };
 
@@ -84,7 +85,7 @@ function Body({ item, props }: { item: PendingItem; props: PendingPanelProps }):
   }
   return (
     <div className="space-y-2">
-      <Pre className="max-h-48 overflow-auto">{JSON.stringify(item.request.params ?? {}, null, 2) ?? ''}</Pre>
+      <Pre className="max-h-48 overflow-auto">{formatJson(item.request.params ?? {}).text}</Pre>
       <button type="button" className={buttonClass} disabled={item.busy} onClick={() => respond({ ok: false, error: { code: -32601, message: `Loupe does not handle ${item.request.method}` } })}>Answer with an error</button>
     </div>
   );

@@ -11,6 +11,7 @@ import { downloadData, fileNameFor } from './download.ts';
 import { Pre, Text } from './text.tsx';
 import { TextView } from './text-view.tsx';
 import { Badge, buttonClass } from './ui.tsx';
+import { formatJson } from '../lib/safe-json.ts';
 
 const boxClass = 'rounded-md border border-zinc-200 p-2 dark:border-zinc-700';
 const small = `${buttonClass} !px-2 !py-0.5 !text-xs`;
@@ -126,7 +127,7 @@ export function ResultBlockView({ block, onOpenResource }: { block: ResultBlock;
         <div className="rounded-md border border-amber-300 p-2 dark:border-amber-700" data-block="invalid">
           <Head kind={block.type === undefined ? 'invalid block' : `invalid ${block.type} block`} tone="warn" />
           <Problem>{block.problem}</Problem>
-          <Pre className="mt-1 max-h-48 overflow-auto">{(JSON.stringify(block.raw, null, 2) ?? String(block.raw)).slice(0, 20_000)}</Pre>
+          <Pre className="mt-1 max-h-48 overflow-auto">{formatJson(block.raw).text.slice(0, 20_000)}</Pre>
         </div>
       );
   }

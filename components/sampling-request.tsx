@@ -4,9 +4,10 @@ import type { ModelPreferencesView, SamplingBlock, SamplingView } from '../lib/s
 import { ResultBlockView } from './result-blocks.tsx';
 import { Pre, Text } from './text.tsx';
 import { Badge, Note } from './ui.tsx';
+import { formatJson, stringifySafe } from '../lib/safe-json.ts';
 
 function json(value: unknown): string {
-  return JSON.stringify(value, null, 2) ?? 'undefined';
+  return formatJson(value).text;
 }
 
 function Block({ block }: { block: SamplingBlock }): ReactNode {
@@ -57,7 +58,7 @@ function Settings({ view }: { view: SamplingView }): ReactNode {
       {view.modelPreferences && <Setting term="modelPreferences"><Preferences prefs={view.modelPreferences} /></Setting>}
       {view.stopSequences.length > 0 && <Setting term="stopSequences"><Text className="font-mono">{view.stopSequences.map((s) => JSON.stringify(s)).join(', ')}</Text></Setting>}
       {view.toolChoice !== undefined && <Setting term="toolChoice"><Text className="font-mono">{view.toolChoice}</Text></Setting>}
-      {view.task !== undefined && <Setting term="task"><Text className="font-mono">{`${JSON.stringify(view.task)} — Loupe runs it as a task; the server polls it`}</Text></Setting>}
+      {view.task !== undefined && <Setting term="task"><Text className="font-mono">{`${stringifySafe(view.task) ?? ''} — Loupe runs it as a task; the server polls it`}</Text></Setting>}
       {view.metadata !== undefined && <Setting term="metadata"><Pre className="max-h-32 overflow-auto">{json(view.metadata)}</Pre></Setting>}
     </dl>
   );

@@ -29,6 +29,20 @@ function Details({ detail }: { detail: NonNullable<LoupeError['detail']> }): Rea
           </ul>
         </Fact>
       )}
+      {detail.tried !== undefined && (
+        <div>
+          <dt className="font-medium">Tried</dt>
+          <dd>
+            <ol className="mt-1 list-decimal space-y-0.5 pl-5" aria-label="Discovery steps">
+              {detail.tried.map((step, i) => (
+                <li key={i} className="break-all">
+                  <Text>{step.what}</Text>: <span className="font-mono"><Text>{step.url}</Text></span> → <span className="font-semibold"><Text>{step.status}</Text></span>
+                </li>
+              ))}
+            </ol>
+          </dd>
+        </div>
+      )}
       {detail.bodyStart !== undefined && (
         <div>
           <dt className="font-medium">Body start</dt>

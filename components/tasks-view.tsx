@@ -7,6 +7,7 @@ import type { LoupeError, RpcError } from '../lib/wire.ts';
 import { ResultBlockView } from './result-blocks.tsx';
 import { Pre, Text } from './text.tsx';
 import { Badge, buttonClass, Note, Panel, type Tone } from './ui.tsx';
+import { formatJson } from '../lib/safe-json.ts';
 
 export type TaskOutcome = { ok: true; result: unknown; durationMs: number } | { ok: false; error: RpcError | LoupeError; durationMs: number };
 
@@ -50,8 +51,8 @@ export function TaskResultBlocks({ outcome }: { outcome: TaskOutcome }): ReactNo
     <div className="space-y-1">
       {normalised?.isError && <Badge tone="bad">isError</Badge>}
       {normalised?.blocks.map((block, i) => <ResultBlockView key={i} block={block} />)}
-      {normalised?.structuredContent !== undefined && <Pre className="max-h-64 overflow-auto">{JSON.stringify(normalised.structuredContent.value, null, 2) ?? ''}</Pre>}
-      {normalised && normalised.blocks.length === 0 && normalised.structuredContent === undefined && <Pre className="max-h-64 overflow-auto">{JSON.stringify(outcome.result, null, 2) ?? ''}</Pre>}
+      {normalised?.structuredContent !== undefined && <Pre className="max-h-64 overflow-auto">{formatJson(normalised.structuredContent.value).text}</Pre>}
+      {normalised && normalised.blocks.length === 0 && normalised.structuredContent === undefined && <Pre className="max-h-64 overflow-auto">{formatJson(outcome.result).text}</Pre>}
     </div>
   );
 }

@@ -49,6 +49,10 @@ test.describe('a remote server that misbehaves', () => {
     // Said twice: under the failed call and in the Connection panel, above the Connect button.
     await expect(page.getByText(/Connect again to start a new session/)).toHaveCount(2);
     await expect(loupe.connectButton()).toBeEnabled();
+    // Reconnect starts a new session on the same server.
+    await page.getByRole('button', { name: 'Reconnect' }).click();
+    await loupe.waitForStatus('Connected', 10_000);
+    await expect(page.getByRole('button', { name: 'Reconnect' })).toHaveCount(0);
   });
 
   test('a 401 lists the discovery URLs tried with their statuses', async ({ launch, loupe, page }) => {
@@ -56,10 +60,11 @@ test.describe('a remote server that misbehaves', () => {
     await loupe.open(app.url);
     await loupe.waitForStatus('Failed', 15_000);
     await expect(page.getByText('The server wants credentials (HTTP 401); Loupe does not sign in with OAuth yet.')).toBeVisible();
-    const hint = page.getByText(/Discovery tried:/);
-    await expect(hint).toContainText(`${server.base}/.well-known/oauth-protected-resource/auth → 200`);
-    await expect(hint).toContainText(`${server.base}/.well-known/oauth-authorization-server/tenant → 404`);
-    await expect(hint).toContainText(`${server.base}/tenant/.well-known/openid-configuration → 200`);
-    await expect(hint).toContainText('--header "Authorization: Bearer …"');
+    await expect(page.getByText(/Discovery tried:/)).toContainText('--header "Authorization: Bearer …"');
+    // One list item per step, in the order tried, each with what came back.
+    const steps = page.getByRole('list', { name: 'Discovery steps' }).getByRole('listitem');
+    await expect(steps.filter({ hasText: `${server.base}/.well-known/oauth-protected-resource/auth → 200` })).toHaveCount(1);
+    await expect(steps.filter({ hasText: `${server.base}/.well-known/oauth-authorization-server/tenant → 404` })).toHaveCount(1);
+    await expect(steps.filter({ hasText: `${server.base}/tenant/.well-known/openid-configuration → 200` })).toHaveCount(1);
   });
 });

@@ -6,6 +6,7 @@
  */
 import type { HistoryRow } from './trace.ts';
 import { parseFrame } from './trace-violations.ts';
+import { stringifySafe } from './safe-json.ts';
 
 export const NOTIFICATION_CATEGORIES = ['logging', 'progress', 'list_changed', 'resource updates', 'cancellations', 'other'] as const;
 export type NotificationCategory = (typeof NOTIFICATION_CATEGORIES)[number];
@@ -39,7 +40,7 @@ export interface NotificationSummary {
 
 function str(value: unknown): string {
   if (typeof value === 'string') return value;
-  return JSON.stringify(value) ?? '';
+  return stringifySafe(value) ?? '';
 }
 
 function paramsOf(row: HistoryRow): Record<string, unknown> {

@@ -64,6 +64,8 @@ export const LoupeErrorSchema = z.object({
       url: z.string().optional(),
       /** The server→client request an answer was meant for (NOT_PENDING). */
       requestId: z.string().optional(),
+      /** What Loupe tried, in order (the OAuth discovery after a 401): each step, its URL and what came back. */
+      tried: z.array(z.object({ what: z.string(), url: z.string(), status: z.string() })).optional(),
     })
     .optional(),
 });

@@ -2,15 +2,13 @@
  * A failed remote connection in plain words: one sentence per cause (issue 8), checked from the
  * most specific to the most general.
  */
-import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { LoupeError } from '../lib/wire.ts';
 import { describeProbe } from './http-auth-probe.ts';
 import type { FailedAttempt } from './http-connect.ts';
+import { UNSUPPORTED_VERSION, versionMismatchError } from './session-errors.ts';
 
 /** The SDK's words when an SSE `endpoint` event names another origin (client/sse.js). */
 const FOREIGN_ENDPOINT = /Endpoint origin does not match connection origin: (\S+)/;
-/** The SDK's words when initialize answers a version it does not speak (client/index.js). */
-const UNSUPPORTED_VERSION = /protocol version is not supported: (\S+)/;
 
 function originRefused(failed: FailedAttempt): LoupeError | undefined {
   const match = FOREIGN_ENDPOINT.exec(failed.error.message);
@@ -34,12 +32,7 @@ function versionMismatch(failed: FailedAttempt): LoupeError | undefined {
   const answered = UNSUPPORTED_VERSION.exec(failed.error.message)?.[1] ?? failed.versions?.answered;
   const supported = failed.versions?.supported ?? (UNSUPPORTED_VERSION.test(failed.error.message) && answered ? [answered] : undefined);
   if (!supported) return undefined;
-  const requested = failed.versions?.requested ?? LATEST_PROTOCOL_VERSION;
-  return {
-    code: 'VERSION_MISMATCH',
-    message: `The server supports ${supported.join(', ') || 'no version it named'}; Loupe asked for ${requested}.`,
-    hint: `Loupe speaks ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`,
-  };
+  return versionMismatchError(supported, failed.versions?.requested);
 }
 
 function unauthorized(failed: FailedAttempt): LoupeError | undefined {
@@ -48,8 +41,9 @@ function unauthorized(failed: FailedAttempt): LoupeError | undefined {
   return {
     code: 'UNAUTHORIZED',
     message: 'The server wants credentials (HTTP 401); Loupe does not sign in with OAuth yet.',
+    // The steps are in `detail.tried` (the page lists them); the hint keeps them as one line for a terminal.
     hint: `${steps.length > 0 ? `Discovery tried: ${describeProbe(steps)}. ` : ''}For now pass a token with --header "Authorization: Bearer …".`,
-    detail: { url: failed.failure.url, httpStatus: 401, contentType: failed.failure.contentType, bodyStart: failed.failure.bodyStart || undefined },
+    detail: { url: failed.failure.url, httpStatus: 401, contentType: failed.failure.contentType, bodyStart: failed.failure.bodyStart || undefined, tried: steps.length > 0 ? steps : undefined },
   };
 }
 

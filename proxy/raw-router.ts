@@ -96,7 +96,7 @@ export class RawRouter {
       await this.transport.send(message as JSONRPCMessage);
       return { ...(await answer), rpcId: id };
     } catch (error) {
-      this.settle(id, { ok: false, error: { code: 'NOT_CONNECTED', message: (error as Error).message } });
+      this.settle(id, { ok: false, error: sendError(error) });
       return { ...(await answer), rpcId: id };
     } finally {
       options.signal.removeEventListener('abort', onAbort);

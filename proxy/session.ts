@@ -2,22 +2,20 @@
  * One connected MCP server: an SDK `Client` over a tapped transport, its status, and its trace.
  * The browser is only a view of this; a page reload finds the session as it was.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ServerConfig } from '../lib/server-config-types.ts';
-import { InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
 import type { ClientCapabilityChoice, LoupeError, Root, RpcError, SessionInfo, SessionStatus } from '../lib/wire.ts';
-import { DEFAULT_CHOICE, declaredCapabilities } from '../lib/client-capabilities.ts';
-import { registerClientHandlers } from './client-side.ts';
+import { DEFAULT_CHOICE } from '../lib/client-capabilities.ts';
+import { createSessionClient, initializedInfo } from './session-client.ts';
 import { RawRouter, type RawOutcome } from './raw-router.ts';
 import { DEFAULT_SERVER_REQUEST_TIMEOUT_MS, type ServerRequestBroker } from './server-requests.ts';
 import { DEFAULT_REQUEST_TIMEOUT_MS, RequestTimer } from './request-timer.ts';
 import { StdioTapTransport, TransportStartError } from './stdio-transport.ts';
 import type { RemoteSession } from './http-connect.ts';
 import { TraceRecorder, now } from './trace-recorder.ts';
+import { describeTarget, exitError, initError } from './session-errors.ts';
 
-export const CLIENT_INFO = { name: 'mcp-loupe', title: 'MCP Loupe', version: '0.1.0' };
 /** How long `initialize` may take by default (`--connect-timeout`, the form's Connect timeout). */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 
@@ -118,7 +116,7 @@ export class Session {
     if (options.connectTimeoutMs) this.connectTimeoutMs = options.connectTimeoutMs;
     this.info = {};
     this.setStatus('connecting');
-    this.trace.record({ kind: 'transport', level: 'info', message: `Connecting to ${describe(config)}` });
+    this.trace.record({ kind: 'transport', level: 'info', message: `Connecting to ${describeTarget(config)}` });
     const outcome = config.kind === 'stdio' ? await this.connectStdio(config, generation) : await this.connectHttp(config, generation);
     if (generation !== this.generation) return;
     if (!outcome.ok) {
@@ -299,21 +297,14 @@ export class Session {
   }
 
   private newClient(): Client {
-    const client = new Client(CLIENT_INFO, {
-      capabilities: declaredCapabilities(this.choice),
-      ...(this.choice.tasks ? { taskStore: new InMemoryTaskStore() } : {}),
-    });
-    registerClientHandlers(client, {
+    return createSessionClient({
       session: this.id,
       choice: this.choice,
       roots: () => this.roots,
-      timeoutMs: () => this.serverRequestTimeoutMs,
+      serverRequestTimeoutMs: () => this.serverRequestTimeoutMs,
       broker: this.broker,
+      onClose: (client) => this.onTransportClosed(client),
     });
-    // Every notification is in the trace already; accept them all so the SDK does not complain.
-    client.fallbackNotificationHandler = async () => {};
-    client.onclose = () => this.onTransportClosed(client);
-    return client;
   }
 
   private adopt(client: Client, transport: Transport): void {
@@ -321,16 +312,7 @@ export class Session {
     this.transport = transport;
     this.raw = new RawRouter(transport, this.trace);
     this.raw.install();
-    const server = client.getServerVersion();
-    this.info.serverInfo = server && {
-      name: server.name,
-      version: server.version,
-      title: server.title,
-      websiteUrl: server.websiteUrl,
-      icons: Array.isArray(server.icons) ? (server.icons as Record<string, unknown>[]) : undefined,
-    };
-    this.info.capabilities = client.getServerCapabilities() as Record<string, unknown> | undefined;
-    this.info.instructions = client.getInstructions();
+    Object.assign(this.info, initializedInfo(client));
   }
 
   /** The transport closed without being asked to (the child died, the server went away). */
@@ -370,35 +352,5 @@ export class Session {
   }
 }
 
-function describe(config: ServerConfig): string {
-  return config.kind === 'stdio' ? [config.command, ...config.args].join(' ') : config.url;
-}
-
-export function exitError(code: number | null, signal: string | null, stderrTail: string, when: string): LoupeError {
-  const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-  return {
-    code: 'EXITED',
-    message: `The server ${how}${when ? ' ' + when : ''}.`,
-    hint: stderrTail.trim() ? 'The end of its stderr is below.' : 'It wrote nothing to stderr.',
-    detail: { exitCode: code, signal, stderrTail: stderrTail.slice(-4000) },
-  };
-}
-
-function initError(error: unknown, timeoutMs: number): LoupeError {
-  if (error instanceof McpError && error.code === -32001) {
-    return {
-      code: 'TIMEOUT',
-      message: `The server did not answer initialize within ${formatSeconds(timeoutMs)} s (--connect-timeout / the Connect timeout field).`,
-      hint: 'Loupe stopped the server process. If the server is slow to start, allow it more time.',
-    };
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  return { code: 'INIT_FAILED', message: `Initialization failed: ${message}` };
-}
-
-
-function formatSeconds(ms: number): string {
-  return String(Math.round(ms / 100) / 10);
-}
 
 export { now };

@@ -126,7 +126,10 @@ export class StdioTapTransport implements Transport {
     // The page's exact text where it gave one; a deep message would throw in JSON.stringify (frame-text.ts).
     const raw = textOf(message) ?? stringifySafe(message) ?? '';
     this.recordFrame('out', raw, message);
-    if (!stdin.write(raw + '\n')) await this.drained(stdin);
+    if (stdin.write(raw + '\n')) return;
+    // Every send that meets a full pipe waits on the same 'drain' (one set of listeners, not three per send).
+    this.draining ??= this.drained(stdin).finally(() => (this.draining = undefined));
+    await this.draining;
   }
 
   /**
@@ -134,6 +137,8 @@ export class StdioTapTransport implements Transport {
    * settle the send too, after the exit has been seen where it follows (so that the session fails
    * every pending request with the exit code and stderr first; see session.ts).
    */
+  private draining?: Promise<void>;
+
   private drained(stdin: Writable): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       const done = (error?: Error) => {

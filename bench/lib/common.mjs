@@ -4,7 +4,7 @@
  * Benchmarks print figures; they are never timed tests (ARCHITECTURE.md, bench/).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -122,12 +122,37 @@ export function rssBytes(pid) {
   return kb * 1024;
 }
 
+/**
+ * Loupe's own processes besides itself: the `/bin/sh` watchdog it starts beside each stdio server
+ * (proxy/watchdog.ts), found as its children whose command line names `loupe-watchdog`. Counted
+ * into Loupe's memory figure so that the extra process is not hidden.
+ */
+export function watchdogPids(pid) {
+  const out = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('loupe-watchdog')) out.push(Number(entry));
+    } catch {
+      // Gone while we looked.
+    }
+  }
+  return out;
+}
+
+/** RSS of a process plus its watchdogs (see watchdogPids). */
+export function rssWithWatchdogs(pid) {
+  return watchdogPids(pid).reduce((sum, child) => sum + rssBytes(child), rssBytes(pid));
+}
+
 /** Median of several RSS samples taken `intervalMs` apart. */
-export async function sampleRss(pid, samples = 5, intervalMs = 250) {
+export async function sampleRss(pid, samples = 5, intervalMs = 250, measure = rssBytes) {
   const values = [];
   for (let i = 0; i < samples; i++) {
     if (i > 0) await sleep(intervalMs);
-    values.push(rssBytes(pid));
+    values.push(measure(pid));
   }
   return { median: median(values), samples: values };
 }

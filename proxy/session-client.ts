@@ -1,0 +1,50 @@
+/**
+ * The SDK `Client` a session runs on: Loupe's client info and declared capabilities, the handlers
+ * for the server's requests (client-side.ts), and what initialize told about the server.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
+import type { ClientCapabilityChoice, Root, SessionInfo } from '../lib/wire.ts';
+import { declaredCapabilities } from '../lib/client-capabilities.ts';
+import { registerClientHandlers } from './client-side.ts';
+import type { ServerRequestBroker } from './server-requests.ts';
+
+export const CLIENT_INFO = { name: 'mcp-loupe', title: 'MCP Loupe', version: '0.1.0' };
+
+export interface SessionClientOptions {
+  session: string;
+  choice: ClientCapabilityChoice;
+  roots: () => Root[];
+  serverRequestTimeoutMs: () => number;
+  broker: ServerRequestBroker;
+  onClose: (client: Client) => void;
+}
+
+export function createSessionClient(options: SessionClientOptions): Client {
+  const { choice } = options;
+  const client = new Client(CLIENT_INFO, {
+    capabilities: declaredCapabilities(choice),
+    ...(choice.tasks ? { taskStore: new InMemoryTaskStore() } : {}),
+  });
+  registerClientHandlers(client, { session: options.session, choice, roots: options.roots, timeoutMs: options.serverRequestTimeoutMs, broker: options.broker });
+  // Every notification is in the trace already; accept them all so the SDK does not complain.
+  client.fallbackNotificationHandler = async () => {};
+  client.onclose = () => options.onClose(client);
+  return client;
+}
+
+/** What the server said of itself in its initialize result. */
+export function initializedInfo(client: Client): Pick<SessionInfo, 'serverInfo' | 'capabilities' | 'instructions'> {
+  const server = client.getServerVersion();
+  return {
+    serverInfo: server && {
+      name: server.name,
+      version: server.version,
+      title: server.title,
+      websiteUrl: server.websiteUrl,
+      icons: Array.isArray(server.icons) ? (server.icons as Record<string, unknown>[]) : undefined,
+    },
+    capabilities: client.getServerCapabilities() as Record<string, unknown> | undefined,
+    instructions: client.getInstructions(),
+  };
+}
