@@ -52,6 +52,11 @@ export class BenchWireClient {
         this.eventMessages++;
         break;
       case 'response': {
+        // The proxy may splice the server's response frame in as text (`frame`), as the page reads it.
+        if (message.frame) {
+          if ('result' in message.frame) message.result = message.frame.result;
+          else message.error = message.frame.error;
+        }
         const resolve = this.#pending.get(message.id);
         if (resolve) {
           this.#pending.delete(message.id);
