@@ -1,14 +1,15 @@
 /**
- * The `tools/call`s of this tab: several may be in flight at once (on any tools), each with its
+ * The `tools/call`s of this tab to one session: several may be in flight at once (on any tools), each with its
  * live progress, its own timeout settings, and a Cancel. The proxy sets the progress token and
  * reports `notifications/progress` as `progress` envelopes; a cancel makes the proxy send
  * `notifications/cancelled` and answer the request with an error. A response the server sends
  * after that reaches the trace only: it is noted on the call, never shown as its result.
  * Spec: basic/utilities/progress, basic/utilities/cancellation.
  */
+import { frameParamsObject } from '../lib/frame-message.ts';
 import type { ProgressMessage, TraceEvent } from '../lib/wire.ts';
-import type { LoupeStore, RequestOptions, RequestOutcome } from './loupe-store.ts';
-import { newRequestId } from './loupe-store.ts';
+import { newRequestId, type RequestOptions, type RequestOutcome } from './request-outcome.ts';
+import type { SessionPort } from './session-port.ts';
 
 export interface CallProgress {
   progress: number;
@@ -65,11 +66,15 @@ export class CallStore {
   private progressQueue = new Map<string, CallProgress>();
   private progressTimer?: ReturnType<typeof setTimeout>;
 
-  constructor(private readonly app: LoupeStore) {
-    app.onMessage((message) => {
-      if (message.type === 'progress') this.progressed(message);
-    });
-    app.onEvents((events) => this.watchTrace(events));
+  private readonly off: Array<() => void>;
+
+  constructor(private readonly port: SessionPort) {
+    this.off = [port.onProgress((message) => this.progressed(message)), port.onEvents((events) => this.watchTrace(events))];
+  }
+
+  dispose(): void {
+    this.off.forEach((off) => off());
+    clearTimeout(this.progressTimer);
   }
 
   subscribe = (listener: () => void): (() => void) => {
@@ -84,16 +89,16 @@ export class CallStore {
   }
 
   /** Call a tool; other calls (of this or any tool) go on. Resolves when this one settles. */
-  async run(session: string, tool: string, args: unknown): Promise<void> {
+  async run(tool: string, args: unknown): Promise<void> {
     const id = newRequestId();
     const settings = this.state.settings;
-    this.add({ id, session, tool, args, startedAt: Date.now(), status: 'running', settings });
+    this.add({ id, session: this.port.id, tool, args, startedAt: Date.now(), status: 'running', settings });
     const options: RequestOptions = {
       timeoutMs: settings.timeoutMs,
       resetTimeoutOnProgress: settings.resetTimeoutOnProgress,
       ...(settings.maxTotalTimeoutMs !== undefined ? { maxTotalTimeoutMs: settings.maxTotalTimeoutMs } : {}),
     };
-    const outcome = await this.app.request(session, 'tools/call', { name: tool, arguments: args }, id, options);
+    const outcome = await this.port.request('tools/call', { name: tool, arguments: args }, id, options);
     this.flushProgress();
     this.patch(id, { status: 'done', outcome });
   }
@@ -101,7 +106,7 @@ export class CallStore {
   cancel(id: string): void {
     const call = this.state.calls.find((c) => c.id === id);
     if (call?.status !== 'running' || call.cancelRequested) return;
-    this.app.cancel(call.session, call.id);
+    this.port.cancel(call.id);
     this.patch(id, { cancelRequested: true });
   }
 
@@ -166,19 +171,10 @@ export class CallStore {
 
 type Frame = Extract<TraceEvent, { kind: 'frame' }>;
 
-function parseFrame(raw: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(raw);
-    return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The first cancelled call of the frame's session without an id gets the id the proxy cancelled. */
 function noteCancelled(calls: readonly ToolCall[], frame: Frame): readonly ToolCall[] {
   if (frame.method !== 'notifications/cancelled') return calls;
-  const params = parseFrame(frame.raw)?.params as { requestId?: unknown } | undefined;
+  const params = frameParamsObject(frame);
   const rpcId = params?.requestId;
   if (typeof rpcId !== 'string' && typeof rpcId !== 'number') return calls;
   if (calls.some((c) => c.cancelledRpcId === rpcId)) return calls;

@@ -4,8 +4,8 @@
  * declared the `completions` capability.
  */
 import { completionParams, readCompletions, type CompletionRef, type Completions } from '../lib/completion.ts';
-import type { LoupeStore } from './loupe-store.ts';
 import { describeFailure } from './outcome-text.ts';
+import type { SessionPort } from './session-port.ts';
 import { currentConnection } from './session-scoped.ts';
 
 export interface CompletionEntry extends Completions {
@@ -28,7 +28,7 @@ export class CompletionStore {
   private readonly latest = new Map<string, number>();
   private seq = 0;
 
-  constructor(private readonly app: LoupeStore) {}
+  constructor(private readonly port: SessionPort) {}
 
   subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener);
@@ -39,7 +39,7 @@ export class CompletionStore {
 
   /** Whether the current connection's server offers completions. */
   supported(): boolean {
-    const capabilities = currentConnection(this.app.getSnapshot())?.session.capabilities;
+    const capabilities = currentConnection(this.port)?.session.capabilities;
     return capabilities !== undefined && 'completions' in capabilities;
   }
 
@@ -57,13 +57,13 @@ export class CompletionStore {
 
   private async ask(key: string, ref: CompletionRef, name: string, value: string, others: Readonly<Record<string, string>>): Promise<void> {
     this.timers.delete(key);
-    const now = currentConnection(this.app.getSnapshot());
+    const now = currentConnection(this.port);
     if (!now) return;
     const seq = ++this.seq;
     this.latest.set(key, seq);
     const previous = this.state[key];
     this.put(key, { values: previous?.values ?? [], hasMore: false, loading: true, forValue: previous?.forValue });
-    const outcome = await this.app.request(now.session.id, 'completion/complete', completionParams(ref, name, value, others));
+    const outcome = await this.port.request('completion/complete', completionParams(ref, name, value, others));
     if (this.latest.get(key) !== seq) return;
     if (!outcome.ok) this.put(key, { values: [], hasMore: false, loading: false, error: describeFailure(outcome.error), forValue: value });
     else this.put(key, { ...readCompletions(outcome.result), loading: false, forValue: value });

@@ -1,10 +1,10 @@
 'use client';
-/** Wires the current session to the connection and server panels. */
+/** Wires the selected server's session to the connection and server panels. */
 import type { ReactNode } from 'react';
-import { ConnectionPanel, type SessionChoice } from '@/components/connection-panel.tsx';
+import { ConnectionPanel } from '@/components/connection-panel.tsx';
+import type { Secrets } from '@/components/connection-form.tsx';
 import { ServerPanel } from '@/components/server-panel.tsx';
 import type { SessionInfo } from '../lib/wire.ts';
-import { currentSession } from './loupe-state.ts';
 import { ClientContainer } from './roots-container.tsx';
 import { useClientSettings, useLoupeSelector, useServices } from './use-loupe.ts';
 
@@ -18,20 +18,18 @@ function statusDetail(session: SessionInfo | undefined): string | undefined {
   return parts.join(' · ');
 }
 
-function choiceLabel(session: SessionInfo): string {
-  const target = session.config.kind === 'stdio' ? session.config.command : session.config.url;
-  return `${session.config.name ?? target} (${session.status})`;
+function secretsChanged(session: SessionInfo, secrets: Secrets): boolean {
+  const same = (a: readonly string[] = [], b: readonly string[]) => a.length === b.length && a.every((n) => b.includes(n));
+  return !same(session.secretEnv, secrets.secretEnv) || !same(session.secretHeaders, secrets.secretHeaders);
 }
 
-export function ConnectionContainer(): ReactNode {
+/** `id`: the selected server's session (undefined: none yet, Connect makes one). */
+export function ConnectionContainer({ id }: { id: string | undefined }): ReactNode {
   const { app, clientSettings } = useServices();
   const settings = useClientSettings();
-  const session = useLoupeSelector(currentSession);
-  const all = useLoupeSelector((s) => s.sessions);
-  const order = useLoupeSelector((s) => s.order);
+  const session = useLoupeSelector((s) => (id === undefined ? undefined : s.sessions[id]));
   const synced = useLoupeSelector((s) => s.synced);
   const live = useLoupeSelector((s) => s.socket.phase === 'open' && s.synced);
-  const sessions: SessionChoice[] = order.flatMap((id) => (all[id] ? [{ id, label: choiceLabel(all[id]) }] : []));
   return (
     <div className="space-y-3">
       <ConnectionPanel
@@ -48,19 +46,22 @@ export function ConnectionContainer(): ReactNode {
         connecting={session?.status === 'connecting' ? { since: session.since, timeoutMs: session.connectTimeoutMs } : undefined}
         connectTimeoutMs={session?.connectTimeoutMs}
         onCancel={() => session && app.disconnect(session.id)}
-        onConnect={(config, client) => {
+        secrets={session && { secretEnv: session.secretEnv ?? [], secretHeaders: session.secretHeaders ?? [] }}
+        onConnect={(config, client, secrets) => {
           clientSettings.rememberConnect(client.clientCapabilities, client.serverRequestTimeoutMs === undefined ? undefined : client.serverRequestTimeoutMs / 1000);
+          if (session && secretsChanged(session, secrets)) {
+            // Marking a value secret is an edit of the server (update-server reconnects it).
+            app.updateServer({ session: session.id, config, ...secrets, clientCapabilities: client.clientCapabilities });
+            return;
+          }
           // A session keeps its roots across reconnects; the first connect takes the ones kept here.
-          app.connect(config, { ...client, ...(session ? {} : { roots: [...settings.roots] }) });
+          app.connect(session?.id, config, { ...client, ...(session ? {} : { roots: [...settings.roots] }) });
         }}
         onDisconnect={() => session && app.disconnect(session.id)}
-        onReconnect={session ? () => app.connect(session.config) : undefined}
-        sessions={sessions}
-        currentSession={session?.id}
-        onSelectSession={(id) => app.select(id)}
+        onReconnect={session ? () => app.connect(session.id, session.config) : undefined}
       />
       <ServerPanel session={session?.status === 'connected' ? session : undefined} />
-      <ClientContainer />
+      <ClientContainer session={session} />
     </div>
   );
 }

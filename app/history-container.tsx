@@ -1,6 +1,6 @@
 'use client';
 /**
- * The History tab: the trace of the current session (or an imported one, read-only) as a windowed
+ * The History tab: the trace of the selected session (or an imported one, read-only) as a windowed
  * table with filters, the selected frame in full, the raw composer, import/export, ping, and the
  * server's stderr. State lives in the trace stores (trace-store.ts, trace-actions.ts).
  */
@@ -17,7 +17,7 @@ import type { TraceIndex } from '../lib/trace-index.ts';
 import type { ActionsState } from './trace-actions.ts';
 import { ExportPanel } from './trace-export.tsx';
 import type { TraceView } from './trace-store.ts';
-import { useServices, useTrace, useTraceActions } from './use-loupe.ts';
+import { useSession, useTrace, useTraceActions } from './use-loupe.ts';
 
 /** How far back to look for the frame the composer just sent. */
 const FIND_SENT_WITHIN = 5_000;
@@ -51,9 +51,8 @@ function pingText(ping: ActionsState['ping']): { text?: string; ok?: boolean } {
 }
 
 function Composer({ view, actions, canSend, reason }: { view: TraceView; actions: ActionsState; canSend: boolean; reason?: string }): ReactNode {
-  const { traceActions, trace } = useServices();
+  const { traceActions, trace } = useSession();
   const c = actions.composer;
-  const session = view.session?.id;
   const sentRow = findSent(view.index, c.sent?.raw, c.sent?.origin);
   const outcome = c.outcome;
   const method = typeof c.sent?.message.method === 'string' ? c.sent.message.method : undefined;
@@ -72,7 +71,7 @@ function Composer({ view, actions, canSend, reason }: { view: TraceView; actions
         canSend={canSend}
         cannotSendReason={reason}
         onDraft={(text) => traceActions.setDraft(text)}
-        onSend={() => session && void traceActions.sendDraft(session)}
+        onSend={() => void traceActions.sendDraft()}
         onTemplate={(kind) => traceActions.useTemplate(kind)}
         onShowFrame={(seq) => trace.select(seq, true)}
       />
@@ -87,7 +86,7 @@ function sendState(view: TraceView): { canSend: boolean; reason?: string } {
 }
 
 export function HistoryContainer(): ReactNode {
-  const { trace, traceActions } = useServices();
+  const { trace, traceActions } = useSession();
   const view = useTrace();
   const actions = useTraceActions();
   const [exportOpen, setExportOpen] = useState(false);
@@ -96,7 +95,6 @@ export function HistoryContainer(): ReactNode {
   const stderr = useMemo(() => index.stderr(), [index, view.version]);
   const selected = view.selectedSeq === undefined ? undefined : index.find(view.selectedSeq);
   const { canSend, reason } = sendState(view);
-  const live = view.session?.id;
   const liveName = view.readOnly ? 'Live session' : `Live: ${view.session?.serverInfo?.name ?? view.session?.config.name ?? 'session'}`;
   return (
     <div className="space-y-3">
@@ -112,7 +110,7 @@ export function HistoryContainer(): ReactNode {
         onImport={(file) => void file.text().then((text) => trace.importText(file.name, text))}
         onCloseImport={(key) => trace.closeImport(key)}
         onToggleExport={() => setExportOpen((open) => !open)}
-        onPing={() => live && void traceActions.ping(live)}
+        onPing={() => void traceActions.ping()}
       />
       {exportOpen && <ExportPanel view={view} onClose={() => setExportOpen(false)} />}
       <section aria-label="History" className="grid gap-3 2xl:grid-cols-[minmax(0,1fr)_24rem]">
@@ -134,7 +132,7 @@ export function HistoryContainer(): ReactNode {
               canSend={canSend}
               cannotSendReason={reason}
               onSelect={(seq) => trace.select(seq, true)}
-              onReplay={(row) => live && void traceActions.replay(live, row)}
+              onReplay={(row) => void traceActions.replay(row)}
               onEdit={(row) => traceActions.edit(row)}
             />
           </Panel>

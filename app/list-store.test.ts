@@ -2,51 +2,18 @@ import { describe, expect, it } from 'vitest';
 import type { SessionInfo, TraceEvent } from '../lib/wire.ts';
 import { TOOLS } from './list-specs.ts';
 import { LIST_CHANGED_DEBOUNCE_MS, ListStore } from './list-store.ts';
-import { applyMessage, initialState, type LoupeState } from './loupe-state.ts';
-import type { LoupeStore, RequestOutcome } from './loupe-store.ts';
+import { PortFixture, testSession } from './port-fixture.ts';
 
-/** Just enough of LoupeStore for a ListStore, with requests answered by hand. */
-class FakeApp {
-  state: LoupeState = initialState();
-  listeners = new Set<() => void>();
-  eventListeners = new Set<(e: readonly TraceEvent[]) => void>();
-  requests: Array<{ method: string; params: Record<string, unknown>; answer(o: RequestOutcome): void }> = [];
-  subscribe = (l: () => void) => {
-    this.listeners.add(l);
-    return () => this.listeners.delete(l);
-  };
-  getSnapshot = () => this.state;
-  onEvents(l: (e: readonly TraceEvent[]) => void) {
-    this.eventListeners.add(l);
-    return () => this.eventListeners.delete(l);
-  }
-  request(_session: string, method: string, params: Record<string, unknown> = {}): Promise<RequestOutcome> {
-    return new Promise((answer) => this.requests.push({ method, params, answer }));
-  }
-  session(session: SessionInfo) {
-    this.state = applyMessage(this.state, this.state.synced ? { type: 'session', session } : { type: 'snapshot', version: 1, sessions: [session], events: [], stats: [] });
-    this.listeners.forEach((l) => l());
-  }
-  emit(events: TraceEvent[]) {
-    this.eventListeners.forEach((l) => l(events));
-  }
-}
 
-const connected = (capabilities: Record<string, unknown>, since = 1): SessionInfo => ({
-  id: 's',
-  status: 'connected',
-  since,
-  capabilities,
-  config: { kind: 'stdio', command: 'x', args: [], env: {} },
-});
+const connected = (capabilities: Record<string, unknown>, since = 1): SessionInfo => testSession({ since, capabilities });
 const tool = (name: string) => ({ name, inputSchema: { type: 'object' } });
 const flush = () => new Promise((r) => setTimeout(r, 0));
 const listChanged: TraceEvent = { session: 's', seq: 9, ts: 0, kind: 'frame', dir: 'in', raw: '{}', size: 2, rpc: 'notification', method: 'notifications/tools/list_changed' };
 
 describe('ListStore', () => {
   it('lists when the session connects with the capability, following cursors', async () => {
-    const app = new FakeApp();
-    const store = new ListStore(app as unknown as LoupeStore, TOOLS);
+    const app = new PortFixture();
+    const store = new ListStore(app.port, TOOLS);
     app.session(connected({ tools: {} }));
     expect(store.getSnapshot().status).toBe('loading');
     app.requests[0].answer({ ok: true, result: { tools: [tool('a')], nextCursor: 'n' }, durationMs: 1 });
@@ -59,16 +26,16 @@ describe('ListStore', () => {
   });
 
   it('says so when the server did not declare the capability', () => {
-    const app = new FakeApp();
-    const store = new ListStore(app as unknown as LoupeStore, TOOLS);
+    const app = new PortFixture();
+    const store = new ListStore(app.port, TOOLS);
     app.session(connected({ resources: {} }));
     expect(store.getSnapshot().status).toBe('unsupported');
     expect(app.requests).toHaveLength(0);
   });
 
   it('lists again on list_changed, once more if it arrives mid-listing', async () => {
-    const app = new FakeApp();
-    const store = new ListStore(app as unknown as LoupeStore, TOOLS);
+    const app = new PortFixture();
+    const store = new ListStore(app.port, TOOLS);
     app.session(connected({ tools: { listChanged: true } }));
     app.emit([listChanged]);
     app.emit([listChanged]);
@@ -84,8 +51,8 @@ describe('ListStore', () => {
   });
 
   it('coalesces a burst of list_changed into one listing, and counts the notifications', async () => {
-    const app = new FakeApp();
-    const store = new ListStore(app as unknown as LoupeStore, TOOLS);
+    const app = new PortFixture();
+    const store = new ListStore(app.port, TOOLS);
     app.session(connected({ tools: { listChanged: true } }));
     app.requests[0].answer({ ok: true, result: { tools: [tool('a')] }, durationMs: 1 });
     await flush();
@@ -99,8 +66,8 @@ describe('ListStore', () => {
   });
 
   it('under a flood of list_changed keeps one listing in flight and one trailing (48 notifications, a few listings)', async () => {
-    const app = new FakeApp();
-    const store = new ListStore(app as unknown as LoupeStore, TOOLS);
+    const app = new PortFixture();
+    const store = new ListStore(app.port, TOOLS);
     app.session(connected({ tools: { listChanged: true } }));
     let inFlight = 0;
     let most = 0;
@@ -138,8 +105,8 @@ describe('ListStore', () => {
   });
 
   it('drops a listing that a reconnect overtook', async () => {
-    const app = new FakeApp();
-    const store = new ListStore(app as unknown as LoupeStore, TOOLS);
+    const app = new PortFixture();
+    const store = new ListStore(app.port, TOOLS);
     app.session(connected({ tools: {} }, 1));
     app.session(connected({ tools: {} }, 2));
     app.requests[1].answer({ ok: true, result: { tools: [tool('fresh')] }, durationMs: 1 });

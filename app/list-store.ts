@@ -1,12 +1,12 @@
 /**
- * One server-side list (tools, resources, resource templates, prompts) for the current session:
+ * One server-side list (tools, resources, resource templates, prompts) of one session:
  * listed when the session connects (if the server declared the capability), re-listed when the
  * server sends the matching `notifications/…/list_changed`.
  */
-import type { SessionInfo, TraceEvent } from '../lib/wire.ts';
-import { currentSession } from './loupe-state.ts';
-import type { LoupeStore } from './loupe-store.ts';
+import type { TraceEvent } from '../lib/wire.ts';
 import { fetchAllPages } from './paged-list.ts';
+import { connectionKey } from './session-scoped.ts';
+import type { SessionPort } from './session-port.ts';
 
 export interface ListSpec<T> {
   method: string;
@@ -44,10 +44,6 @@ export const LIST_CHANGED_DEBOUNCE_MS = 100;
 /** …or at the latest this long after the first unanswered one (a flood that never stops still re-lists). */
 export const LIST_CHANGED_MAX_WAIT_MS = 1_000;
 
-function connectionKey(session: SessionInfo | undefined): string | undefined {
-  return session?.status === 'connected' ? `${session.id}@${session.since}` : undefined;
-}
-
 export class ListStore<T> {
   private state: ListState<T> = IDLE;
   private readonly listeners = new Set<() => void>();
@@ -60,11 +56,11 @@ export class ListStore<T> {
   private readonly unsubscribe: Array<() => void> = [];
 
   constructor(
-    private readonly app: LoupeStore,
+    private readonly port: SessionPort,
     private readonly spec: ListSpec<T>,
   ) {
-    this.unsubscribe.push(app.subscribe(() => this.evaluate()));
-    this.unsubscribe.push(app.onEvents((events) => this.watch(events)));
+    this.unsubscribe.push(port.subscribe(() => this.evaluate()));
+    this.unsubscribe.push(port.onEvents((events) => this.watch(events)));
     this.evaluate();
   }
 
@@ -82,28 +78,22 @@ export class ListStore<T> {
 
   /** List again now (the user asked, or the server said the list changed). */
   refresh(): void {
-    const session = currentSession(this.app.getSnapshot());
+    const session = this.port.getSnapshot().info;
     const key = connectionKey(session);
     if (!session || key === undefined || this.state.status === 'unsupported') return;
     if (this.state.status === 'loading') {
       this.again = true;
       return;
     }
-    void this.load(session.id, key, this.state.connection === key ? this.state : { ...IDLE, connection: key });
+    void this.load(key, this.state.connection === key ? this.state : { ...IDLE, connection: key });
   }
 
   private evaluate(): void {
-    const app = this.app.getSnapshot();
-    const session = currentSession(app);
+    const app = this.port.getSnapshot();
+    const session = app.info;
     const key = connectionKey(session);
-    if (!session || key === undefined) {
-      if (this.state.connection !== undefined && session?.id !== this.state.connection.split('@')[0]) {
-        this.generation += 1;
-        this.forgetChanges();
-        this.set(IDLE);
-      }
-      return;
-    }
+    // Not connected: the last list stays on show (marked by the status) until a new connection lists again.
+    if (!session || key === undefined) return;
     if (key === this.state.connection) {
       // A list that failed because the socket dropped is fetched again once the socket is back.
       if (this.state.status === 'error' && app.synced && app.syncCount > this.state.atSync) this.refresh();
@@ -113,14 +103,12 @@ export class ListStore<T> {
       this.set({ ...IDLE, connection: key, status: 'unsupported' });
       return;
     }
-    if (app.synced) void this.load(session.id, key, { ...IDLE, connection: key });
+    if (app.synced) void this.load(key, { ...IDLE, connection: key });
   }
 
   private watch(events: readonly TraceEvent[]): void {
-    const current = this.app.getSnapshot().current;
-    const changed = events.filter(
-      (e) => e.kind === 'frame' && e.dir === 'in' && e.session === current && e.method === this.spec.listChanged,
-    ).length;
+    let changed = 0;
+    for (const e of events) if (e.kind === 'frame' && e.dir === 'in' && e.method === this.spec.listChanged) changed += 1;
     if (changed === 0 || this.state.connection === undefined) return;
     this.set({ ...this.state, changes: this.state.changes + changed });
     const now = Date.now();
@@ -150,14 +138,14 @@ export class ListStore<T> {
     this.changedSince = undefined;
   }
 
-  private async load(session: string, key: string, from: ListState<T>): Promise<void> {
+  private async load(key: string, from: ListState<T>): Promise<void> {
     const generation = ++this.generation;
     this.again = false;
     // This listing covers every change announced so far; what arrives from now on gets one trailing listing.
     this.forgetChanges();
-    this.set({ ...from, connection: key, status: 'loading', fetches: from.fetches + 1, atSync: this.app.getSnapshot().syncCount });
+    this.set({ ...from, connection: key, status: 'loading', fetches: from.fetches + 1, atSync: this.port.getSnapshot().syncCount });
     const result = await fetchAllPages(
-      (cursor) => this.app.request(session, this.spec.method, cursor === undefined ? {} : { cursor }),
+      (cursor) => this.port.request(this.spec.method, cursor === undefined ? {} : { cursor }),
       this.spec.itemsKey,
     );
     if (generation !== this.generation) return;

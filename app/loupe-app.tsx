@@ -1,19 +1,26 @@
 'use client';
-/** The whole page: stores created once per tab, the header, the side panels and the main tabs. */
+/**
+ * The whole page: stores created once per tab, the header, the Servers and connection panels, and
+ * the main tabs of the selected server. Each server visited keeps its Tools tab mounted (hidden
+ * while another is shown), so that switching back finds the typed arguments as they were.
+ */
 import { useEffect, useState, type ReactNode } from 'react';
 import { InvalidMessages, SocketBanner } from '@/components/socket-banner.tsx';
 import { Tabs, type TabSpec } from '@/components/tabs.tsx';
 import { Text } from '@/components/text.tsx';
+import { Note } from '@/components/ui.tsx';
 import { TopBar } from '@/components/top-bar.tsx';
 import { PromptsContainer, ResourcesContainer } from './catalog-containers.tsx';
 import { ConnectionContainer } from './connection-container.tsx';
 import { HistoryContainer } from './history-container.tsx';
-import { createServices, startServices } from './loupe-services.ts';
+import { AllServersView } from './all-servers-view.tsx';
+import { ALL_SERVERS, createServices, startServices } from './loupe-services.ts';
 import { NotificationsContainer } from './notifications-container.tsx';
 import { PendingContainer } from './pending-container.tsx';
+import { ServersContainer } from './servers-container.tsx';
 import { TasksContainer, useActiveTaskCount } from './tasks-container.tsx';
 import { ToolsContainer } from './tools-container.tsx';
-import { LoupeContext, useLoupeSelector, usePromptList, useResourceList, useServices, useTheme, useToolList } from './use-loupe.ts';
+import { LoupeContext, SessionContext, useLoupeSelector, usePromptList, useResourceList, useSelectedServer, useServices, useTheme, useToolList } from './use-loupe.ts';
 import { useMainTab } from './use-primitives.ts';
 
 type TabId = 'tools' | 'resources' | 'prompts' | 'history' | 'notifications' | 'tasks';
@@ -49,7 +56,8 @@ function Banners(): ReactNode {
   );
 }
 
-function MainTabs(): ReactNode {
+/** `active`: the shown server; an inactive one keeps only its Tools tab, mounted and hidden. */
+function MainTabs({ active }: { active: boolean }): ReactNode {
   // The tab lives in a store: a resource link in a tool result opens the Resources tab.
   const { nav } = useServices();
   const tab = useMainTab() as TabId;
@@ -66,31 +74,74 @@ function MainTabs(): ReactNode {
     { id: 'notifications', label: 'Notifications' },
     { id: 'tasks', label: 'Tasks', count: activeTasks > 0 ? activeTasks : undefined },
   ];
-  const Panel = tab === 'tools' ? undefined : PANELS[tab];
+  const Panel = tab === 'tools' || !active ? undefined : PANELS[tab];
   return (
-    <Tabs<TabId> label="Main" tabs={tabs} selected={tab} onSelect={setTab}>
-      <div hidden={tab !== 'tools'}>
-        <ToolsContainer />
-      </div>
-      {Panel && <Panel />}
-    </Tabs>
+    <div hidden={!active}>
+      <Tabs<TabId> label="Main" tabs={tabs} selected={tab} onSelect={setTab}>
+        <div hidden={tab !== 'tools'}>
+          <ToolsContainer />
+        </div>
+        {Panel && <Panel />}
+      </Tabs>
+    </div>
+  );
+}
+
+/** The sessions shown so far (their models and Tools tabs are kept), in the order first shown. */
+function useVisited(shown: string | undefined): readonly string[] {
+  const sessions = useLoupeSelector((s) => s.sessions);
+  const [visited, setVisited] = useState<readonly string[]>([]);
+  useEffect(() => {
+    setVisited((old) => {
+      const kept = old.filter((id) => sessions[id]);
+      const next = shown !== undefined && shown !== ALL_SERVERS && sessions[shown] && !kept.includes(shown) ? [...kept, shown] : kept;
+      return next.length === old.length && next.every((id, i) => id === old[i]) ? old : next;
+    });
+  }, [sessions, shown]);
+  return visited;
+}
+
+/** Tell the proxy which sessions this tab shows: full events for those only (issue 9, subscribe). */
+function useSubscription(shown: string | undefined): void {
+  const { sessions } = useServices();
+  useEffect(() => {
+    sessions.show(shown === ALL_SERVERS ? 'all' : shown === undefined ? [] : [shown]);
+  }, [sessions, shown]);
+}
+
+function ServerViews({ shown }: { shown: string | undefined }): ReactNode {
+  const { sessions } = useServices();
+  const visited = useVisited(shown);
+  useSubscription(shown);
+  return (
+    <>
+      {shown === ALL_SERVERS && <AllServersView />}
+      {shown === undefined && <Note>No server yet: add one with Add server, or connect one in the connection panel.</Note>}
+      {visited.map((id) => (
+        <SessionContext.Provider key={id} value={sessions.get(id)}>
+          <MainTabs active={id === shown} />
+        </SessionContext.Provider>
+      ))}
+    </>
   );
 }
 
 function Shell(): ReactNode {
   const services = useServices();
   const theme = useTheme();
+  const shown = useSelectedServer();
   return (
     <div className="flex min-h-screen flex-col">
       <TopBar dark={theme === 'dark'} onToggleTheme={() => services.theme.toggle()} />
       <Banners />
       <main className="grid flex-1 gap-4 p-4 md:grid-cols-[minmax(18rem,24rem)_minmax(0,1fr)]">
-        <aside className="min-w-0">
-          <ConnectionContainer />
+        <aside className="min-w-0 space-y-3">
+          <ServersContainer />
+          {shown !== ALL_SERVERS && <ConnectionContainer key={shown ?? ''} id={shown} />}
         </aside>
         <div className="min-w-0">
           <PendingContainer />
-          <MainTabs />
+          <ServerViews shown={shown} />
         </div>
       </main>
     </div>

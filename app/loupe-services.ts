@@ -1,63 +1,49 @@
 /** The stores of one tab, created together so that they share one socket. */
-import type { ToolEntry } from '../lib/tool-schema.ts';
-import { CallStore } from './call-store.ts';
 import { ClientSettingsStore } from './client-settings-store.ts';
-import { PROMPTS, RESOURCE_TEMPLATES, RESOURCES, TOOLS, type PromptEntry, type ResourceEntry, type TemplateEntry } from './list-specs.ts';
-import { ListStore } from './list-store.ts';
 import { LoupeStore } from './loupe-store.ts';
 import { ServerRequestStore } from './server-request-store.ts';
-import { TasksStore } from './tasks-store.ts';
+import { SessionRegistry } from './session-registry.ts';
 import { ThemeStore } from './theme-store.ts';
-import { TraceActions } from './trace-actions.ts';
-import { TraceStore } from './trace-store.ts';
 import { ArgsStore } from './args-store.ts';
 import { NavStore } from './nav-store.ts';
-import { PromptStore } from './prompt-store.ts';
-import { ResourceStore } from './resource-store.ts';
+import { ValueStore } from './value-store.ts';
+
+/** The entry of the Servers panel for the merged views (issue 9). */
+export const ALL_SERVERS = '*';
 
 export interface LoupeServices {
   app: LoupeStore;
-  tools: ListStore<ToolEntry>;
-  resources: ListStore<ResourceEntry>;
-  templates: ListStore<TemplateEntry>;
-  prompts: ListStore<PromptEntry>;
-  call: CallStore;
+  /** One model per session (lists, calls, tasks, trace …), made when first shown. */
+  sessions: SessionRegistry;
+  /**
+   * Which server the page shows (a session id, or ALL_SERVERS); undefined: the default one
+   * (the primary). Navigation only: no store follows it.
+   */
+  selected: ValueStore<string | undefined>;
   theme: ThemeStore;
+  /**
+   * Server→client requests of every session: a sampling or elicitation request is shown whatever
+   * server is selected, since the server waits for it.
+   */
   serverRequests: ServerRequestStore;
-  tasks: TasksStore;
   clientSettings: ClientSettingsStore;
-  /** The History / Notifications view of the trace, and acting on it (composer, replay, ping). */
-  trace: TraceStore;
-  traceActions: TraceActions;
   /** The main tab shown (a resource link opens the Resources tab). */
   nav: NavStore;
   /** The last arguments of each tool, per server. */
   args: ArgsStore;
-  /** The Resources tab: the resource read, subscriptions, update marks. */
-  resourceView: ResourceStore;
-  /** The Prompts tab: argument values and the latest prompts/get. */
-  promptView: PromptStore;
 }
 
 export function createServices(): LoupeServices {
   const app = new LoupeStore();
   return {
     app,
-    tools: new ListStore(app, TOOLS),
-    resources: new ListStore(app, RESOURCES),
-    templates: new ListStore(app, RESOURCE_TEMPLATES),
-    prompts: new ListStore(app, PROMPTS),
-    call: new CallStore(app),
+    sessions: new SessionRegistry(app),
+    selected: new ValueStore<string | undefined>(undefined),
     theme: new ThemeStore(),
     serverRequests: new ServerRequestStore(app),
-    tasks: new TasksStore(app),
     clientSettings: new ClientSettingsStore(),
-    trace: new TraceStore(app),
-    traceActions: new TraceActions(app),
     nav: new NavStore(),
     args: new ArgsStore(),
-    resourceView: new ResourceStore(app),
-    promptView: new PromptStore(app),
   };
 }
 

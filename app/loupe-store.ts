@@ -1,31 +1,20 @@
 /**
- * The tab's one store: proxy state (loupe-state.ts) plus request/response correlation.
- * Lives outside React; components read it through useSyncExternalStore (use-store.ts).
+ * The tab's store: the socket, the proxy's picture (loupe-state.ts), request/response
+ * correlation, and one SessionPort per session (store-port.ts) through which each session's
+ * model (session-model.ts) talks to its server. Lives outside React; components read it through
+ * useSyncExternalStore (use-store.ts).
  */
 import type { ServerConfig } from '../lib/server-config-types.ts';
-import type { ClientCapabilityChoice, ClientMessage, LoupeError, ResponseMessage, Root, RpcError, ServerMessage, TraceEvent } from '../lib/wire.ts';
-import {
-  appendEvents,
-  applyMessage,
-  initialState,
-  recordInvalid,
-  selectSession,
-  type LoupeState,
-  type SocketState,
-} from './loupe-state.ts';
-import { stringifySafe } from '../lib/safe-json.ts';
+import type { AddServerMessage, ClientCapabilityChoice, ClientMessage, ResponseMessage, Root, ServerMessage, TraceEvent, UpdateServerMessage } from '../lib/wire.ts';
+import { EventBatcher } from './event-batcher.ts';
+import { applyMessage, initialState, recordInvalid, type LoupeState, type SocketState } from './loupe-state.ts';
+import { localFailure, newRequestId, rawText, type RequestOptions, type RequestOutcome } from './request-outcome.ts';
+import { StorePort } from './store-port.ts';
 import { readToken, socketUrl, WireClient } from './wire-client.ts';
 
-/** The answer to one request: the proxy's response without its envelope fields. */
-export type RequestOutcome =
-  | { ok: true; result: unknown; durationMs: number }
-  | { ok: false; error: RpcError | LoupeError; durationMs: number };
+export { newRequestId, rawText, type RequestOptions, type RequestOutcome } from './request-outcome.ts';
 
 type Listener = () => void;
-
-/** Trace events are folded in at most this often, so a flood of frames never re-renders per message. */
-const EVENT_FLUSH_MS = 50;
-type EventsListener = (events: readonly TraceEvent[]) => void;
 type MessageListener = (message: ServerMessage) => void;
 
 /** What Loupe declares and offers on a new connection (connect envelope; absent = the proxy's defaults). */
@@ -37,42 +26,21 @@ export interface ConnectOptions {
   connectTimeoutMs?: number;
 }
 
-/** Per-request timeouts (request envelope; absent = the proxy's defaults). */
-export interface RequestOptions {
-  timeoutMs?: number;
-  resetTimeoutOnProgress?: boolean;
-  maxTotalTimeoutMs?: number;
-}
-
 interface Pending {
   resolve(outcome: RequestOutcome): void;
   startedAt: number;
 }
 
-function localFailure(message: string, startedAt: number): RequestOutcome {
-  return { ok: false, error: { code: 'NOT_CONNECTED', message }, durationMs: performance.now() - startedAt };
-}
-
-/** The compact JSON text the proxy will record for `message` (what the trace's frame will hold). */
-export function rawText(message: Record<string, unknown>): string {
-  return stringifySafe(message) ?? '{}';
-}
-
-export function newRequestId(): string {
-  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-}
-
 export class LoupeStore {
   private state: LoupeState = initialState();
   private readonly listeners = new Set<Listener>();
-  private readonly eventListeners = new Set<EventsListener>();
   private readonly messageListeners = new Set<MessageListener>();
   private readonly pending = new Map<string, Pending>();
+  private readonly ports = new Map<string, StorePort>();
+  private readonly batcher = new EventBatcher((batches) => this.deliver(batches));
+  /** The sessions this tab shows (full events wanted); `*` = all. */
+  private shown: readonly string[] = [];
   private client?: WireClient;
-  private queued: TraceEvent[] = [];
-  private flushTimer?: ReturnType<typeof setTimeout>;
 
   subscribe = (listener: Listener): (() => void) => {
     this.listeners.add(listener);
@@ -81,16 +49,30 @@ export class LoupeStore {
 
   getSnapshot = (): LoupeState => this.state;
 
-  /** Live trace events as they arrive (not the snapshot's history): for list_changed and friends. */
-  onEvents(listener: EventsListener): () => void {
-    this.eventListeners.add(listener);
-    return () => this.eventListeners.delete(listener);
-  }
-
-  /** Every validated proxy message except trace events, as it arrives: for stores that own other messages (server requests). */
+  /** Every validated proxy message except trace events, as it arrives (server requests, registry). */
   onMessage(listener: MessageListener): () => void {
     this.messageListeners.add(listener);
     return () => this.messageListeners.delete(listener);
+  }
+
+  /** The port of one session (made on first use, kept until the session is removed). */
+  port(session: string): StorePort {
+    let port = this.ports.get(session);
+    if (!port) {
+      port = new StorePort(session, this);
+      this.ports.set(session, port);
+    }
+    return port;
+  }
+
+  /**
+   * Ask for full events of these sessions only (`['*']`: all); the proxy answers each newly
+   * subscribed one with a `trace-reset`. Sent again after every snapshot (a new socket).
+   */
+  show(sessions: readonly string[]): void {
+    const same = sessions.length === this.shown.length && sessions.every((s, i) => s === this.shown[i]);
+    this.shown = [...sessions];
+    if (!same && this.state.synced) this.send({ type: 'subscribe', sessions: [...sessions] });
   }
 
   /** Send an envelope as is (respond, set-roots …); false when the socket is not open. */
@@ -119,7 +101,7 @@ export class LoupeStore {
   stop(): void {
     this.client?.stop();
     this.client = undefined;
-    this.dropQueue();
+    this.batcher.drop();
   }
 
   retryNow(): void {
@@ -131,29 +113,39 @@ export class LoupeStore {
     if (this.state.proxyErrors.length > 0) this.update({ ...this.state, proxyErrors: [] });
   }
 
-  select(sessionId: string): void {
-    this.update(selectSession(this.state, sessionId));
-  }
-
-  /** Connect (or reconnect, keeping the history of) the current session. */
-  connect(config: ServerConfig, options: ConnectOptions = {}): boolean {
-    return this.client?.send({ type: 'connect', config, session: this.state.current, ...options }) ?? false;
+  /** Connect (or reconnect, keeping the history of) `session`; a new session when absent. */
+  connect(session: string | undefined, config: ServerConfig, options: ConnectOptions = {}): boolean {
+    return this.send({ type: 'connect', config, ...(session !== undefined ? { session } : {}), ...options });
   }
 
   disconnect(session: string): boolean {
-    return this.client?.send({ type: 'disconnect', session }) ?? false;
+    return this.send({ type: 'disconnect', session });
+  }
+
+  /** A new server in the workspace (issue 9); every tab hears of it as a `session`. */
+  addServer(message: Omit<AddServerMessage, 'type'>): boolean {
+    return this.send({ type: 'add-server', ...message });
+  }
+
+  updateServer(message: Omit<UpdateServerMessage, 'type'>): boolean {
+    return this.send({ type: 'update-server', ...message });
+  }
+
+  removeServer(session: string): boolean {
+    return this.send({ type: 'remove-server', session });
+  }
+
+  restart(session: string): boolean {
+    return this.send({ type: 'restart', session });
+  }
+
+  provideInputs(values: Record<string, string>): boolean {
+    return this.send({ type: 'provide-inputs', values });
   }
 
   /** Send an MCP request to a session; resolves with the proxy's response (never rejects). */
   request(session: string, method: string, params: Record<string, unknown> = {}, id = newRequestId(), options: RequestOptions = {}): Promise<RequestOutcome> {
-    const startedAt = performance.now();
-    return new Promise((resolve) => {
-      if (!this.client?.send({ type: 'request', session, id, method, params, ...options })) {
-        resolve(localFailure('Not connected to Loupe; the request was not sent', startedAt));
-        return;
-      }
-      this.pending.set(id, { resolve, startedAt });
-    });
+    return this.expect(id, 'Not connected to Loupe; the request was not sent', () => this.send({ type: 'request', session, id, method, params, ...options }));
   }
 
   /**
@@ -162,53 +154,72 @@ export class LoupeStore {
    * as its JSON text (`text`), which the proxy writes exactly: a message of any depth passes.
    */
   sendRaw(session: string, message: Record<string, unknown>, origin: 'replay' | 'edited' | 'composer', id = newRequestId(), text = rawText(message)): Promise<RequestOutcome> {
-    const startedAt = performance.now();
-    return new Promise((resolve) => {
-      if (!this.client?.send({ type: 'send-raw', session, id, text, origin })) {
-        resolve(localFailure('Not connected to Loupe; the message was not sent', startedAt));
-        return;
-      }
-      this.pending.set(id, { resolve, startedAt });
-    });
+    return this.expect(id, 'Not connected to Loupe; the message was not sent', () => this.send({ type: 'send-raw', session, id, text, origin }));
   }
 
   cancel(session: string, id: string): void {
-    this.client?.send({ type: 'cancel', session, id });
+    this.send({ type: 'cancel', session, id });
+  }
+
+  private expect(id: string, notSent: string, sent: () => boolean): Promise<RequestOutcome> {
+    const startedAt = performance.now();
+    return new Promise((resolve) => {
+      if (!sent()) resolve(localFailure(notSent, startedAt));
+      else this.pending.set(id, { resolve, startedAt });
+    });
   }
 
   private receive(message: ServerMessage): void {
-    if (message.type !== 'events') this.messageListeners.forEach((listener) => listener(message));
-    if (message.type === 'response') {
-      this.settle(message);
-      return;
+    switch (message.type) {
+      case 'events':
+        this.batcher.push(message.events);
+        if (message.stats) this.update(applyMessage(this.state, message));
+        return;
+      case 'response':
+        this.settle(message);
+        break;
+      case 'progress':
+        this.ports.get(message.session)?.progressed(message);
+        break;
+      case 'snapshot':
+        this.applySnapshot(message);
+        break;
+      case 'trace-reset':
+        this.batcher.drop(message.session);
+        this.port(message.session).reset(message.events);
+        this.update(applyMessage(this.state, message));
+        break;
+      default:
+        this.update(applyMessage(this.state, message));
     }
-    if (message.type === 'events') {
-      this.queue(message.events);
-      if (message.stats) this.update(applyMessage(this.state, { ...message, events: [] }));
-      return;
-    }
-    // A snapshot already holds every event the proxy kept: whatever is queued is in it.
-    if (message.type === 'snapshot') this.dropQueue();
+    this.messageListeners.forEach((listener) => listener(message));
+    if (message.type === 'session-removed') this.forget(message.session);
+  }
+
+  /** A snapshot holds the tail of every trace: whatever is queued is in it. */
+  private applySnapshot(message: Extract<ServerMessage, { type: 'snapshot' }>): void {
+    this.batcher.drop();
     this.update(applyMessage(this.state, message));
+    const bySession = new Map<string, TraceEvent[]>();
+    for (const event of message.events) {
+      const list = bySession.get(event.session);
+      if (list) list.push(event);
+      else bySession.set(event.session, [event]);
+    }
+    for (const id of [...this.ports.keys()]) if (!this.state.sessions[id]) this.forget(id);
+    for (const [id, port] of this.ports) port.reset(bySession.get(id) ?? []);
+    for (const [id, events] of bySession) if (!this.ports.has(id)) this.port(id).reset(events);
+    if (this.shown.length > 0) this.send({ type: 'subscribe', sessions: [...this.shown] });
   }
 
-  private queue(events: readonly TraceEvent[]): void {
-    this.queued.push(...events);
-    this.flushTimer ??= setTimeout(() => this.flush(), EVENT_FLUSH_MS);
+  private deliver(batches: ReadonlyMap<string, TraceEvent[]>): void {
+    for (const [session, events] of batches) this.port(session).deliver(events);
   }
 
-  private flush(): void {
-    const batch = this.queued;
-    this.dropQueue();
-    if (batch.length === 0) return;
-    this.update(appendEvents(this.state, batch));
-    this.eventListeners.forEach((listener) => listener(batch));
-  }
-
-  private dropQueue(): void {
-    clearTimeout(this.flushTimer);
-    this.flushTimer = undefined;
-    this.queued = [];
+  private forget(session: string): void {
+    this.batcher.drop(session);
+    this.ports.get(session)?.dispose();
+    this.ports.delete(session);
   }
 
   private settle(message: ResponseMessage): void {
@@ -223,7 +234,7 @@ export class LoupeStore {
   }
 
   private socketClosed(): void {
-    this.flush();
+    this.batcher.flush();
     const lost = [...this.pending.values()];
     this.pending.clear();
     lost.forEach((p) => p.resolve(localFailure('The connection to Loupe dropped before the answer arrived', p.startedAt)));

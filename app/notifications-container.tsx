@@ -9,7 +9,7 @@ import { categoryOf, NOTIFICATION_CATEGORIES, notificationRows, summariseNotific
 import type { HistoryRow } from '../lib/trace.ts';
 import type { ActionsState } from './trace-actions.ts';
 import type { TraceView } from './trace-store.ts';
-import { useServices, useTrace, useTraceActions } from './use-loupe.ts';
+import { useServices, useSession, useTrace, useTraceActions } from './use-loupe.ts';
 
 function levelControl(view: TraceView, level: ActionsState['level']): LevelControl {
   const connected = !view.readOnly && view.session?.status === 'connected';
@@ -25,7 +25,8 @@ function levelControl(view: TraceView, level: ActionsState['level']): LevelContr
 }
 
 export function NotificationsContainer(): ReactNode {
-  const { trace, traceActions, nav } = useServices();
+  const { nav } = useServices();
+  const { trace, traceActions } = useSession();
   const view = useTrace();
   const actions = useTraceActions();
   const [category, setCategory] = useState('all');
@@ -48,7 +49,6 @@ export function NotificationsContainer(): ReactNode {
     }
     return found;
   };
-  const session = view.session?.id;
   return (
     <NotificationList
       count={shown.length}
@@ -58,7 +58,7 @@ export function NotificationsContainer(): ReactNode {
       category={category}
       level={levelControl(view, actions.level)}
       onCategory={setCategory}
-      onLevel={(level) => session && void traceActions.setLevel(session, level)}
+      onLevel={(level) => void traceActions.setLevel(level)}
       onShowFrame={(seq) => {
         trace.reveal(seq);
         nav.show('history');

@@ -1,12 +1,12 @@
 'use client';
 /** Wires the server→client request queue (all sessions) to the pending panel shown above every tab. */
-import { useMemo, type ReactNode } from 'react';
+import { useCallback, useMemo, useRef, useSyncExternalStore, type ReactNode } from 'react';
 import { PendingPanel, type PendingItem, type RecentItem } from '@/components/pending-panel.tsx';
 import type { Tone } from '@/components/ui.tsx';
 import { parseElicitation } from '../lib/elicitation.ts';
 import { parseSampling } from '../lib/sampling.ts';
 import { completedElicitations, describeFinish, requestKind, type FinishedRequest } from '../lib/server-requests.ts';
-import type { ServerRequest, SessionInfo, TraceEvent } from '../lib/wire.ts';
+import type { ServerRequest, SessionInfo } from '../lib/wire.ts';
 import { requestKey } from './server-request-store.ts';
 import { useClientSettings, useLoupeSelector, useServerRequests, useServices } from './use-loupe.ts';
 
@@ -26,18 +26,26 @@ function viewOf(request: ServerRequest, done: ReadonlySet<string>): PendingItem[
 
 const TONES: Record<FinishedRequest['how'], Tone> = { answered: 'good', 'timed-out': 'bad', cancelled: 'warn', 'session-closed': 'neutral' };
 
-const NO_EVENTS: Readonly<Record<string, readonly TraceEvent[]>> = {};
-
 /**
  * URL elicitations the server reported complete, over the sessions with a URL elicitation pending
- * (no other session's traffic re-renders the panel).
+ * (no other session's traffic re-renders the panel): their trace logs, re-read on each batch.
  */
 function useCompleted(sessions: readonly string[]): ReadonlySet<string> {
-  const events = useLoupeSelector((s) => (sessions.length === 0 ? NO_EVENTS : s.events));
-  return useMemo(() => {
-    const all: TraceEvent[] = sessions.flatMap((id) => events[id] ?? []);
-    return completedElicitations(all);
-  }, [events, sessions]);
+  const { app } = useServices();
+  const version = useRef(0);
+  const subscribe = useCallback(
+    (listener: () => void) => {
+      const bump = () => {
+        version.current += 1;
+        listener();
+      };
+      const offs = sessions.flatMap((id) => [app.port(id).onEvents(bump), app.port(id).onReset(bump)]);
+      return () => offs.forEach((off) => off());
+    },
+    [app, sessions],
+  );
+  const seen = useSyncExternalStore(subscribe, () => version.current, () => version.current);
+  return useMemo(() => completedElicitations(sessions.flatMap((id) => app.port(id).log.events)), [app, sessions, seen]);
 }
 
 function openUrl(url: string): void {

@@ -1,9 +1,10 @@
 /**
- * The Prompts tab's state for the current connection: the selected prompt, the argument values
+ * The Prompts tab's state for one session's current connection: the selected prompt, the argument values
  * typed for each prompt, and the latest `prompts/get`.
  */
 import { promptArguments } from '../lib/prompt-messages.ts';
-import type { LoupeStore, RequestOutcome } from './loupe-store.ts';
+import type { RequestOutcome } from './request-outcome.ts';
+import type { SessionPort } from './session-port.ts';
 import { currentConnection } from './session-scoped.ts';
 
 export interface PromptGet {
@@ -29,11 +30,20 @@ export class PromptStore {
   private readonly listeners = new Set<() => void>();
   private gets = 0;
 
-  constructor(private readonly app: LoupeStore) {
-    app.subscribe(() => {
-      const key = currentConnection(app.getSnapshot())?.key;
-      if (key !== this.state.connection) this.set({ ...EMPTY, connection: key, values: this.state.values });
-    });
+  private readonly off: () => void;
+
+  constructor(private readonly port: SessionPort) {
+    const follow = () => {
+      const key = currentConnection(port)?.key;
+      // The typed values and the selection outlive a reconnect; the last get does not.
+      if (key !== this.state.connection) this.set({ ...this.state, connection: key, get: undefined });
+    };
+    this.off = port.subscribe(follow);
+    follow();
+  }
+
+  dispose(): void {
+    this.off();
   }
 
   subscribe = (listener: () => void): (() => void) => {
@@ -54,12 +64,12 @@ export class PromptStore {
 
   /** `prompts/get` with the values typed so far (empty ones left out). */
   async get(name: string): Promise<void> {
-    const now = currentConnection(this.app.getSnapshot());
+    const now = currentConnection(this.port);
     if (!now) return;
     const seq = ++this.gets;
     const args = promptArguments(this.state.values[name] ?? {});
     this.set({ ...this.state, get: { name, args, status: 'loading', seq } });
-    const outcome = await this.app.request(now.session.id, 'prompts/get', { name, arguments: args });
+    const outcome = await this.port.request('prompts/get', { name, arguments: args });
     if (this.state.get?.seq !== seq) return;
     this.set({ ...this.state, get: { ...this.state.get, status: 'done', outcome } });
   }

@@ -1,24 +1,23 @@
 'use client';
 /** The Prompts tab: the list, the selected prompt's arguments with completions, and its messages. */
-import { useEffect, useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { ListStatus } from '@/components/list-status.tsx';
 import { PromptForm } from '@/components/prompt-form.tsx';
 import { PromptList } from '@/components/prompt-list.tsx';
 import { PromptMessages } from '@/components/prompt-messages.tsx';
 import { Note, Panel } from '@/components/ui.tsx';
-import { completionKey, CompletionStore } from './completion-store.ts';
-import { currentSession } from './loupe-state.ts';
+import { completionKey } from './completion-store.ts';
 import { usePromptView } from './use-primitives.ts';
-import { useLoupeSelector, usePromptList, useServices } from './use-loupe.ts';
+import { usePromptList, useServices, useSession, useSessionInfo } from './use-loupe.ts';
 import { useStore } from './use-store.ts';
 
 export function PromptsContainer(): ReactNode {
-  const services = useServices();
+  const { nav } = useServices();
+  const services = useSession();
   const prompts = usePromptList();
   const view = usePromptView();
-  const session = useLoupeSelector(currentSession);
-  const [completions] = useState(() => new CompletionStore(services.app));
-  useEffect(() => () => completions.dispose(), [completions]);
+  const session = useSessionInfo();
+  const completions = services.completions;
   const entries = useStore(completions);
   const sel = view.selected;
   const index = sel === undefined ? -1 : prompts.items[sel.index]?.name === sel.name ? sel.index : prompts.items.findIndex((p) => p.name === sel.name);
@@ -28,7 +27,7 @@ export function PromptsContainer(): ReactNode {
   const prefix = ref ? completionKey(ref, '') : '';
   const suggestions = Object.fromEntries(Object.keys(entries).filter((k) => ref && k.startsWith(prefix)).map((k) => [k.slice(prefix.length), entries[k]]));
   const openResource = (uri: string) => {
-    services.nav.show('resources');
+    nav.show('resources');
     void services.resourceView.read(uri, 'link');
   };
   return (

@@ -1,12 +1,14 @@
 /**
- * The Resources tab's state for the current connection: the resource being read, subscriptions,
+ * The Resources tab's state for one session's current connection: the resource being read, subscriptions,
  * and `notifications/resources/updated` marks (spec: server/resources#subscriptions).
  * Lives outside React, so that a resource link in a tool result can open a resource here.
  */
+import { frameParamsObject } from '../lib/frame-message.ts';
 import type { TraceEvent } from '../lib/wire.ts';
-import type { LoupeStore, RequestOutcome } from './loupe-store.ts';
 import { describeFailure } from './outcome-text.ts';
-import { currentConnection, frameParams } from './session-scoped.ts';
+import type { RequestOutcome } from './request-outcome.ts';
+import type { SessionPort } from './session-port.ts';
+import { currentConnection } from './session-scoped.ts';
 
 export interface ReadState {
   uri: string;
@@ -39,9 +41,15 @@ export class ResourceStore {
   private readonly listeners = new Set<() => void>();
   private reads = 0;
 
-  constructor(private readonly app: LoupeStore) {
-    app.subscribe(() => this.follow());
-    app.onEvents((events) => this.watch(events));
+  private readonly off: Array<() => void>;
+
+  constructor(private readonly port: SessionPort) {
+    this.off = [port.subscribe(() => this.follow()), port.onEvents((events) => this.watch(events))];
+    this.follow();
+  }
+
+  dispose(): void {
+    this.off.forEach((off) => off());
   }
 
   subscribe = (listener: () => void): (() => void) => {
@@ -53,12 +61,12 @@ export class ResourceStore {
 
   /** Read a resource and show it (`resources/read`). */
   async read(uri: string, from: ReadState['from'] = 'list', template?: string): Promise<void> {
-    const now = currentConnection(this.app.getSnapshot());
+    const now = currentConnection(this.port);
     if (!now) return;
     const seq = ++this.reads;
     const { [uri]: _cleared, ...updated } = this.state.updated;
     this.set({ ...this.state, read: { uri, status: 'loading', from, template, seq }, updated });
-    const outcome = await this.app.request(now.session.id, 'resources/read', { uri });
+    const outcome = await this.port.request('resources/read', { uri });
     if (this.state.read?.seq !== seq || this.state.connection !== now.key) return;
     this.set({ ...this.state, read: { ...this.state.read, status: 'done', outcome } });
   }
@@ -69,10 +77,10 @@ export class ResourceStore {
   }
 
   async setSubscribed(uri: string, on: boolean): Promise<void> {
-    const now = currentConnection(this.app.getSnapshot());
+    const now = currentConnection(this.port);
     if (!now) return;
     this.mark(uri, { status: on ? 'subscribing' : 'unsubscribing' });
-    const outcome = await this.app.request(now.session.id, on ? 'resources/subscribe' : 'resources/unsubscribe', { uri });
+    const outcome = await this.port.request(on ? 'resources/subscribe' : 'resources/unsubscribe', { uri });
     if (this.state.connection !== now.key) return;
     if (!outcome.ok) this.mark(uri, { status: 'failed', error: describeFailure(outcome.error) });
     else if (on) this.mark(uri, { status: 'subscribed' });
@@ -86,16 +94,16 @@ export class ResourceStore {
 
   /** A new connection (or none) starts afresh: the server forgot our subscriptions. */
   private follow(): void {
-    const key = currentConnection(this.app.getSnapshot())?.key;
+    const key = currentConnection(this.port)?.key;
     if (key !== this.state.connection) this.set({ ...EMPTY, connection: key });
   }
 
   private watch(events: readonly TraceEvent[]): void {
-    const session = currentConnection(this.app.getSnapshot())?.session.id;
+    if (!currentConnection(this.port)) return;
     let updated: Record<string, number> | undefined;
     for (const e of events) {
-      if (e.kind !== 'frame' || e.dir !== 'in' || e.session !== session || e.method !== 'notifications/resources/updated') continue;
-      const uri = frameParams(e.raw)?.uri;
+      if (e.kind !== 'frame' || e.dir !== 'in' || e.method !== 'notifications/resources/updated') continue;
+      const uri = frameParamsObject(e)?.uri;
       if (typeof uri !== 'string') continue;
       updated ??= { ...this.state.updated };
       updated[uri] = (updated[uri] ?? 0) + 1;

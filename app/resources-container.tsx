@@ -1,29 +1,21 @@
 'use client';
 /** The Resources tab: resources and templates (paginated, list_changed aware), reading, subscribing. */
-import { useEffect, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { ListStatus } from '@/components/list-status.tsx';
 import { ResourceList, TemplateList } from '@/components/resource-list.tsx';
 import { ResourceTemplateForm } from '@/components/resource-template-form.tsx';
 import { ResourceView } from '@/components/resource-view.tsx';
 import { Panel } from '@/components/ui.tsx';
-import { completionKey, CompletionStore } from './completion-store.ts';
-import { currentSession } from './loupe-state.ts';
+import { completionKey } from './completion-store.ts';
 import { useResourceView } from './use-primitives.ts';
-import { useLoupeSelector, useResourceList, useServices, useTemplateList } from './use-loupe.ts';
+import { useResourceList, useSession, useSessionInfo, useTemplateList } from './use-loupe.ts';
 import { useStore } from './use-store.ts';
 
-function useCompletionStore(): CompletionStore {
-  const { app } = useServices();
-  const [store] = useState(() => new CompletionStore(app));
-  useEffect(() => () => store.dispose(), [store]);
-  return store;
-}
-
 function Templates({ onRead }: { onRead(uri: string, template: string): void }): ReactNode {
-  const services = useServices();
+  const services = useSession();
   const templates = useTemplateList();
-  const session = useLoupeSelector(currentSession);
-  const completions = useCompletionStore();
+  const session = useSessionInfo();
+  const completions = services.completions;
   const entries = useStore(completions);
   const [selected, setSelected] = useState<number>();
   const [values, setValues] = useState<Record<string, Record<string, string>>>({});
@@ -54,10 +46,10 @@ function Templates({ onRead }: { onRead(uri: string, template: string): void }):
 }
 
 export function ResourcesContainer(): ReactNode {
-  const services = useServices();
+  const services = useSession();
   const resources = useResourceList();
   const view = useResourceView();
-  const session = useLoupeSelector(currentSession);
+  const session = useSessionInfo();
   const resourcesCap = session?.capabilities?.resources as { subscribe?: unknown } | undefined;
   const read = view.read;
   return (

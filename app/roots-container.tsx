@@ -1,6 +1,6 @@
 'use client';
 /**
- * Loupe's part as a client, for the side panel: what the current connection declared, and the
+ * Loupe's part as a client, for the side panel: what the selected server's connection declared, and the
  * roots it offers. A session holds its roots (the proxy answers `roots/list` from them and sends
  * `notifications/roots/list_changed` on a change); before any session exists they are kept here
  * and sent with the first connect.
@@ -10,8 +10,7 @@ import { DeclaredCapabilities } from '@/components/client-capabilities.tsx';
 import { RootsEditor } from '@/components/roots-editor.tsx';
 import { Panel } from '@/components/ui.tsx';
 import type { Root, SessionInfo } from '../lib/wire.ts';
-import { currentSession } from './loupe-state.ts';
-import { useClientSettings, useLoupeSelector, useServices } from './use-loupe.ts';
+import { useClientSettings, useServices } from './use-loupe.ts';
 
 function rootsNote(session: SessionInfo | undefined): string {
   if (!session) return 'No session yet: these roots are sent with the first connect.';
@@ -22,9 +21,8 @@ function rootsNote(session: SessionInfo | undefined): string {
   return 'A change is sent to the server at once as notifications/roots/list_changed.';
 }
 
-export function ClientContainer(): ReactNode {
+export function ClientContainer({ session }: { session: SessionInfo | undefined }): ReactNode {
   const { app, clientSettings } = useServices();
-  const session = useLoupeSelector(currentSession);
   const settings = useClientSettings();
   const roots: readonly Root[] = session ? (session.roots ?? []) : settings.roots;
   const change = (next: Root[]) => {

@@ -3,19 +3,18 @@
 import { useEffect, useSyncExternalStore, type ReactNode } from 'react';
 import { TasksView, type TaskRow } from '@/components/tasks-view.tsx';
 import { isTerminal, serverTaskFeature } from '../lib/tasks.ts';
-import { currentSession } from './loupe-state.ts';
-import { useLoupeSelector, useServices, useTasks } from './use-loupe.ts';
+import { useSession, useSessionInfo, useTasks } from './use-loupe.ts';
 
 export function TasksContainer(): ReactNode {
-  const { tasks } = useServices();
+  const { tasks } = useSession();
   const state = useTasks();
-  const session = useLoupeSelector(currentSession);
+  const session = useSessionInfo();
   const connected = session?.status === 'connected';
   const canList = serverTaskFeature(session?.capabilities, 'list');
   const id = session?.id;
   const since = session?.since;
   useEffect(() => {
-    if (id !== undefined && connected && canList) void tasks.refreshList(id);
+    if (id !== undefined && connected && canList) void tasks.refreshList();
   }, [tasks, id, since, connected, canList]);
   const rows: TaskRow[] = state.tasks
     .filter((t) => t.session === id)
@@ -27,19 +26,18 @@ export function TasksContainer(): ReactNode {
       canList={canList}
       canCancel={serverTaskFeature(session?.capabilities, 'cancel')}
       list={state.list}
-      onRefresh={() => id !== undefined && void tasks.refreshList(id)}
-      onClearFinished={() => id !== undefined && tasks.clearFinished(id)}
-      onPoll={(taskId) => id !== undefined && void tasks.poll(id, taskId)}
-      onResult={(taskId) => id !== undefined && void tasks.fetchResult(id, taskId)}
-      onCancel={(taskId) => id !== undefined && void tasks.cancel(id, taskId)}
+      onRefresh={() => void tasks.refreshList()}
+      onClearFinished={() => tasks.clearFinished()}
+      onPoll={(taskId) => void tasks.poll(taskId)}
+      onResult={(taskId) => void tasks.fetchResult(taskId)}
+      onCancel={(taskId) => void tasks.cancel(taskId)}
     />
   );
 }
 
-/** Tasks of the current session that have not ended (for the tab's count; re-renders only when it changes). */
+/** Tasks of this session that have not ended (for the tab's count; re-renders only when it changes). */
 export function useActiveTaskCount(): number {
-  const { tasks } = useServices();
-  const id = useLoupeSelector((s) => s.current);
-  const count = () => tasks.getSnapshot().tasks.filter((t) => t.session === id && !isTerminal(t.info.status)).length;
+  const { tasks } = useSession();
+  const count = () => tasks.getSnapshot().tasks.filter((t) => !isTerminal(t.info.status)).length;
   return useSyncExternalStore(tasks.subscribe, count, count);
 }

@@ -1,34 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { SessionInfo, TraceEvent } from '../lib/wire.ts';
-import { applyMessage, initialState, type LoupeState } from './loupe-state.ts';
-import type { LoupeStore, RequestOutcome } from './loupe-store.ts';
+import { PortFixture } from './port-fixture.ts';
 import { TasksStore } from './tasks-store.ts';
 
-/** Just enough of LoupeStore for the tasks store, with requests answered by the test. */
-class FakeApp {
-  state: LoupeState = initialState();
-  eventListeners = new Set<(e: readonly TraceEvent[]) => void>();
-  requests: Array<{ method: string; params: Record<string, unknown>; answer(o: RequestOutcome): void }> = [];
-  getSnapshot = () => this.state;
-  onEvents(l: (e: readonly TraceEvent[]) => void) {
-    this.eventListeners.add(l);
-    return () => this.eventListeners.delete(l);
-  }
-  request(_session: string, method: string, params: Record<string, unknown> = {}): Promise<RequestOutcome> {
-    return new Promise((answer) => this.requests.push({ method, params, answer }));
-  }
-  connect() {
-    const session: SessionInfo = { id: 's', status: 'connected', since: 1, config: { kind: 'stdio', command: 'x', args: [], env: {} } };
-    this.state = applyMessage(this.state, { type: 'snapshot', version: 1, sessions: [session], events: [], stats: [] });
-  }
-  /** Answer the oldest open request with `method`. */
-  answer(method: string, result: unknown) {
-    const index = this.requests.findIndex((r) => r.method === method);
-    if (index < 0) throw new Error(`no open ${method}; open: ${this.requests.map((r) => r.method).join(', ')}`);
-    const [request] = this.requests.splice(index, 1);
-    request.answer({ ok: true, result, durationMs: 1 });
-  }
-}
 
 const task = (status: string, extra: Record<string, unknown> = {}) => ({ taskId: 't1', status, createdAt: '2026-01-01T00:00:00Z', lastUpdatedAt: '2026-01-01T00:00:01Z', ttl: 60_000, pollInterval: 500, ...extra });
 const settle = async () => {
@@ -36,13 +9,13 @@ const settle = async () => {
 };
 
 describe('TasksStore', () => {
-  let app: FakeApp;
+  let app: PortFixture;
   let store: TasksStore;
   beforeEach(() => {
     vi.useFakeTimers();
-    app = new FakeApp();
+    app = new PortFixture();
     app.connect();
-    store = new TasksStore(app as unknown as LoupeStore);
+    store = new TasksStore(app.port);
   });
   afterEach(() => {
     store.dispose();
@@ -50,7 +23,7 @@ describe('TasksStore', () => {
   });
 
   it('runs a tool as a task, polls it until it ends, then fetches its result', async () => {
-    const run = store.run('s', 'research', { topic: 'x' });
+    const run = store.run('research', { topic: 'x' });
     expect(app.requests[0]).toMatchObject({ method: 'tools/call', params: { name: 'research', arguments: { topic: 'x' }, task: {} } });
     app.answer('tools/call', { task: task('working') });
     await run;
@@ -76,20 +49,20 @@ describe('TasksStore', () => {
   });
 
   it('asks for the result as soon as a status notification says the task needs input', async () => {
-    const run = store.run('s', 'research', {});
+    const run = store.run('research', {});
     app.answer('tools/call', { task: task('working') });
     await run;
     const raw = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/tasks/status', params: task('input_required', { lastUpdatedAt: '2026-01-01T00:00:05Z' }) });
-    app.eventListeners.forEach((l) => l([{ kind: 'frame', session: 's', seq: 1, ts: 1, dir: 'in', raw, size: raw.length, rpc: 'notification', method: 'notifications/tasks/status' }]));
+    app.emit([{ kind: 'frame', session: 's', seq: 1, ts: 1, dir: 'in', raw, size: raw.length, rpc: 'notification', method: 'notifications/tasks/status' }]);
     expect(store.getSnapshot().tasks[0].info.status).toBe('input_required');
     expect(app.requests.map((r) => r.method)).toEqual(['tasks/result']);
   });
 
   it('cancels, and a cancelled task is neither polled nor asked for a result', async () => {
-    const run = store.run('s', 'research', {});
+    const run = store.run('research', {});
     app.answer('tools/call', { task: task('working') });
     await run;
-    const cancel = store.cancel('s', 't1');
+    const cancel = store.cancel('t1');
     expect(store.getSnapshot().tasks[0].cancel).toEqual({ state: 'sending' });
     app.answer('tasks/cancel', task('cancelled', { lastUpdatedAt: '2026-01-01T00:00:04Z' }));
     await cancel;
@@ -101,7 +74,7 @@ describe('TasksStore', () => {
   });
 
   it('keeps a plain answer to a task run (the server ignored params.task) without inventing a task', async () => {
-    const run = store.run('s', 'research', {});
+    const run = store.run('research', {});
     app.answer('tools/call', { content: [{ type: 'text', text: 'sync' }] });
     await run;
     expect(store.getSnapshot().tasks).toEqual([]);
@@ -109,7 +82,7 @@ describe('TasksStore', () => {
   });
 
   it('lists tasks over every page and merges them with known ones', async () => {
-    const listing = store.refreshList('s');
+    const listing = store.refreshList();
     app.answer('tasks/list', { tasks: [task('working')], nextCursor: 'p2' });
     await settle();
     expect(app.requests[0]).toMatchObject({ method: 'tasks/list', params: { cursor: 'p2' } });

@@ -1,5 +1,5 @@
 /**
- * Tasks of every session this tab knows about: started here (a `tools/call` with `params.task`),
+ * Tasks of one session: started here (a `tools/call` with `params.task`),
  * listed with `tasks/list`, or announced by `notifications/tasks/status`. Tasks started here are
  * polled with `tasks/get` until they end, and their `tasks/result` is fetched when they need input
  * (the server's requests travel with that call) or have ended.
@@ -8,8 +8,8 @@
 import { createdTask, isTerminal, mergeTask, parseTask, parseTaskList, pollDelay, taskCallParams, wantsResult, type TaskInfo, type TaskSupport } from '../lib/tasks.ts';
 import { frameParams } from '../lib/trace.ts';
 import type { TraceEvent } from '../lib/wire.ts';
-import type { LoupeStore, RequestOutcome } from './loupe-store.ts';
-import { newRequestId } from './loupe-store.ts';
+import { newRequestId, type RequestOutcome } from './request-outcome.ts';
+import type { SessionPort } from './session-port.ts';
 
 export interface TaskEntry {
   session: string;
@@ -63,8 +63,11 @@ export class TasksStore {
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
   private readonly off: Array<() => void> = [];
 
-  constructor(private readonly app: LoupeStore) {
-    this.off.push(app.onEvents((events) => this.watch(events)));
+  private readonly session: string;
+
+  constructor(private readonly port: SessionPort) {
+    this.session = port.id;
+    this.off.push(port.onEvents((events) => this.watch(events)));
   }
 
   subscribe = (listener: () => void): (() => void) => {
@@ -91,10 +94,11 @@ export class TasksStore {
   }
 
   /** Call a tool as a task; the CreateTaskResult adds the task, which is then polled. */
-  async run(session: string, tool: string, args: unknown, ttl?: number): Promise<void> {
+  async run(tool: string, args: unknown, ttl?: number): Promise<void> {
+    const session = this.session;
     const id = newRequestId();
     this.set({ ...this.state, run: { id, session, tool, args, startedAt: Date.now(), status: 'running' } });
-    const outcome = await this.app.request(session, 'tools/call', taskCallParams(tool, args, ttl), id);
+    const outcome = await this.port.request('tools/call', taskCallParams(tool, args, ttl), id);
     const task = outcome.ok ? createdTask(outcome.result) : undefined;
     if (this.state.run?.id === id) this.set({ ...this.state, run: { ...this.state.run, status: 'done', outcome, taskId: task?.taskId } });
     if (!task) return;
@@ -103,12 +107,13 @@ export class TasksStore {
   }
 
   /** tasks/list, every page (up to LIST_PAGE_CAP). */
-  async refreshList(session: string): Promise<void> {
+  async refreshList(): Promise<void> {
+    const session = this.session;
     this.set({ ...this.state, list: { status: 'loading', problems: [] } });
     const problems: string[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < LIST_PAGE_CAP; page++) {
-      const outcome = await this.app.request(session, 'tasks/list', cursor === undefined ? {} : { cursor });
+      const outcome = await this.port.request('tasks/list', cursor === undefined ? {} : { cursor });
       if (!outcome.ok) {
         this.set({ ...this.state, list: { status: 'error', error: errorText(outcome), problems } });
         return;
@@ -123,8 +128,8 @@ export class TasksStore {
   }
 
   /** tasks/get now, then keep polling while the task is not finished (only for this tab's tasks). */
-  async poll(session: string, taskId: string): Promise<void> {
-    const outcome = await this.app.request(session, 'tasks/get', { taskId });
+  async poll(taskId: string, session = this.session): Promise<void> {
+    const outcome = await this.port.request('tasks/get', { taskId });
     const task = outcome.ok ? parseTask(outcome.result) : undefined;
     if (!outcome.ok) this.patch(session, taskId, { pollError: errorText(outcome) });
     else if (!task) this.patch(session, taskId, { pollError: 'tasks/get answered something that is not a task' });
@@ -132,19 +137,19 @@ export class TasksStore {
   }
 
   /** tasks/result: blocks on the server until the task ends; its requests for input arrive meanwhile. */
-  async fetchResult(session: string, taskId: string): Promise<void> {
+  async fetchResult(taskId: string, session = this.session): Promise<void> {
     const entry = this.find(session, taskId);
     if (!entry || entry.result.state === 'waiting') return;
     this.patch(session, taskId, { result: { state: 'waiting' } });
-    const outcome = await this.app.request(session, 'tasks/result', { taskId }, newRequestId(), { timeoutMs: RESULT_TIMEOUT_MS, resetTimeoutOnProgress: true });
+    const outcome = await this.port.request('tasks/result', { taskId }, newRequestId(), { timeoutMs: RESULT_TIMEOUT_MS, resetTimeoutOnProgress: true });
     this.patch(session, taskId, { result: { state: 'done', outcome } });
     // The result is in: one more look at the status (the server may not notify).
-    if (this.find(session, taskId) && !isTerminal(this.find(session, taskId)!.info.status)) await this.poll(session, taskId);
+    if (this.find(session, taskId) && !isTerminal(this.find(session, taskId)!.info.status)) await this.poll(taskId, session);
   }
 
-  async cancel(session: string, taskId: string): Promise<void> {
+  async cancel(taskId: string, session = this.session): Promise<void> {
     this.patch(session, taskId, { cancel: { state: 'sending' } });
-    const outcome = await this.app.request(session, 'tasks/cancel', { taskId });
+    const outcome = await this.port.request('tasks/cancel', { taskId });
     const task = outcome.ok ? parseTask(outcome.result) : undefined;
     if (!outcome.ok) this.patch(session, taskId, { cancel: { state: 'failed', error: errorText(outcome) } });
     else if (task) this.upsert(session, task, { cancel: undefined });
@@ -152,7 +157,7 @@ export class TasksStore {
   }
 
   /** Forget the tasks of a session that have ended. */
-  clearFinished(session: string): void {
+  clearFinished(session = this.session): void {
     this.set({ ...this.state, tasks: this.state.tasks.filter((t) => t.session !== session || !isTerminal(t.info.status)) });
   }
 
@@ -167,13 +172,13 @@ export class TasksStore {
     this.timers.delete(key);
     const entry = this.find(session, taskId);
     if (!entry || !entry.startedHere) return;
-    if (autoResult(entry)) void this.fetchResult(session, taskId);
-    if (isTerminal(entry.info.status) || this.app.getSnapshot().sessions[session]?.status !== 'connected') return;
+    if (autoResult(entry)) void this.fetchResult(taskId, session);
+    if (isTerminal(entry.info.status) || this.port.getSnapshot().info?.status !== 'connected') return;
     this.timers.set(
       key,
       setTimeout(() => {
         this.timers.delete(key);
-        void this.poll(session, taskId).then(() => this.follow(session, taskId));
+        void this.poll(taskId, session).then(() => this.follow(session, taskId));
       }, pollDelay(entry.info)),
     );
   }
@@ -186,7 +191,7 @@ export class TasksStore {
       if (!task) continue;
       this.upsert(event.session, task, {});
       const entry = this.find(event.session, task.taskId);
-      if (entry && autoResult(entry)) void this.fetchResult(event.session, task.taskId);
+      if (entry && autoResult(entry)) void this.fetchResult(task.taskId, event.session);
     }
   }
 

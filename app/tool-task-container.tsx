@@ -7,21 +7,20 @@ import type { ReactNode } from 'react';
 import { RetryAsTask, TaskRun, TaskSwitch } from '@/components/task-run.tsx';
 import { serverRunsToolTasks, taskSupportOf } from '../lib/tasks.ts';
 import type { ToolEntry } from '../lib/tool-schema.ts';
-import type { LoupeServices } from './loupe-services.ts';
-import type { RequestOutcome } from './loupe-store.ts';
-import { currentSession } from './loupe-state.ts';
-import { useCall, useLoupeSelector, useServices, useTasks } from './use-loupe.ts';
+import type { RequestOutcome } from './request-outcome.ts';
+import type { SessionModel } from './session-model.ts';
+import { useCall, useSession, useSessionInfo, useTasks } from './use-loupe.ts';
 
 /** Run a tool the way the user chose: as a task (tasks store) or a plain call (call store). */
-export function runTool(services: LoupeServices, session: string, tool: ToolEntry, args: unknown): void {
-  if (services.tasks.runsAsTask(tool.name, taskSupportOf(tool.raw))) void services.tasks.run(session, tool.name, args);
-  else void services.call.run(session, tool.name, args);
+export function runTool(model: SessionModel, tool: ToolEntry, args: unknown): void {
+  if (model.tasks.runsAsTask(tool.name, taskSupportOf(tool.raw))) void model.tasks.run(tool.name, args);
+  else void model.call.run(tool.name, args);
 }
 
 export function ToolTaskSwitch({ tool }: { tool: ToolEntry }): ReactNode {
-  const { tasks } = useServices();
+  const { tasks } = useSession();
   useTasks();
-  const capabilities = useLoupeSelector((s) => currentSession(s)?.capabilities);
+  const capabilities = useSessionInfo()?.capabilities;
   const support = taskSupportOf(tool.raw);
   return <TaskSwitch support={support} checked={tasks.runsAsTask(tool.name, support)} serverRunsTasks={serverRunsToolTasks(capabilities)} onChange={(on) => tasks.setAsTask(tool.name, on)} />;
 }
@@ -37,10 +36,10 @@ function errorOf(outcome: RequestOutcome): string | undefined {
 
 /** The latest run as a task of this tool, and the retry offer after a failed plain call. */
 export function ToolTaskStatus({ tool }: { tool: ToolEntry }): ReactNode {
-  const services = useServices();
+  const services = useSession();
   const { run, tasks } = useTasks();
   const { calls } = useCall();
-  const session = useLoupeSelector(currentSession);
+  const session = useSessionInfo();
   const support = taskSupportOf(tool.raw);
   const lastCall = [...calls].reverse().find((c) => c.tool === tool.name && c.session === session?.id);
   const failed = lastCall?.status === 'done' && lastCall.outcome ? errorOf(lastCall.outcome) : undefined;
@@ -53,7 +52,7 @@ export function ToolTaskStatus({ tool }: { tool: ToolEntry }): ReactNode {
       {retryable && lastCall && (!ownRun || ownRun.startedAt < lastCall.startedAt) && (
         <RetryAsTask error={failed ?? ''} onRetry={() => {
           services.tasks.setAsTask(tool.name, true);
-          void services.tasks.run(lastCall.session, tool.name, lastCall.args);
+          void services.tasks.run(tool.name, lastCall.args);
         }} />
       )}
       {ownRun && (
@@ -63,7 +62,7 @@ export function ToolTaskStatus({ tool }: { tool: ToolEntry }): ReactNode {
           outcome={ownRun.outcome}
           task={entry?.info}
           result={entry?.result}
-          onCancel={entry ? () => void services.tasks.cancel(entry.session, entry.info.taskId) : undefined}
+          onCancel={entry ? () => void services.tasks.cancel(entry.info.taskId) : undefined}
         />
       )}
     </div>

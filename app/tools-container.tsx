@@ -3,7 +3,7 @@
  * The Tools tab: the list, the selected tool's form (starting from its last arguments), the latest
  * result of that tool, and every other call still in flight.
  */
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { ListStatus } from '@/components/list-status.tsx';
 import { ResultView } from '@/components/result-view.tsx';
 import { ToolCalls } from '@/components/tool-calls.tsx';
@@ -13,12 +13,11 @@ import { Note, Panel } from '@/components/ui.tsx';
 import type { ToolEntry } from '../lib/tool-schema.ts';
 import { serverKey } from './args-store.ts';
 import type { ToolCall } from './call-store.ts';
-import { currentSession } from './loupe-state.ts';
+import type { ToolSelection as Selection } from './session-model.ts';
 import { runTool, ToolTaskStatus, ToolTaskSwitch } from './tool-task-container.tsx';
 import { useArgsVersion } from './use-primitives.ts';
-import { useCall, useLoupeSelector, useServices, useToolList } from './use-loupe.ts';
-
-type Selection = { name: string; index: number };
+import { useCall, useServices, useSession, useSessionInfo, useToolList } from './use-loupe.ts';
+import { useStore } from './use-store.ts';
 
 /** Selection by name survives a re-list; the index tells duplicate names apart. */
 function selectedIndex(items: readonly ToolEntry[], selected: Selection | undefined): number {
@@ -27,33 +26,36 @@ function selectedIndex(items: readonly ToolEntry[], selected: Selection | undefi
   return items.findIndex((t) => t.name === selected.name);
 }
 
-function latestCallOf(calls: readonly ToolCall[], session: string | undefined, tool: string | undefined): ToolCall | undefined {
-  for (let i = calls.length - 1; i >= 0; i--) if (calls[i].session === session && calls[i].tool === tool) return calls[i];
+function latestCallOf(calls: readonly ToolCall[], tool: string | undefined): ToolCall | undefined {
+  for (let i = calls.length - 1; i >= 0; i--) if (calls[i].tool === tool) return calls[i];
   return undefined;
 }
 
 export function ToolsContainer(): ReactNode {
   const services = useServices();
+  const model = useSession();
   const list = useToolList();
   const { calls, settings } = useCall();
-  const session = useLoupeSelector(currentSession);
+  const session = useSessionInfo();
   useArgsVersion();
-  const [selected, setSelected] = useState<Selection>();
+  // Kept in the session's model: switching servers and back finds the same tool selected.
+  const selected = useStore(model.selectedTool);
+  const setSelected = (next: Selection) => model.selectedTool.set(next);
   const index = selectedIndex(list.items, selected);
   const tool = index >= 0 ? list.items[index] : undefined;
   const connected = session?.status === 'connected';
   const server = session ? serverKey(session) : '';
   const remembered = tool ? services.args.recall(server, tool.name) : undefined;
-  const shown = latestCallOf(calls, session?.id, tool?.name);
+  const shown = latestCallOf(calls, tool?.name);
   const elsewhere = calls.filter((c) => c.status === 'running' && c !== shown);
   const openResource = (uri: string) => {
     services.nav.show('resources');
-    void services.resourceView.read(uri, 'link');
+    void model.resourceView.read(uri, 'link');
   };
   return (
     <div className="grid min-h-0 gap-3 lg:grid-cols-[minmax(16rem,22rem)_minmax(0,1fr)]">
       <Panel title="Tools" className="flex min-h-0 min-w-0 flex-col lg:max-h-[calc(100vh-9rem)]">
-        <ListStatus what="tools" status={list.status} pages={list.pages} note={list.note} error={list.error} problems={list.problems} changes={list.changes} fetches={list.fetches} onRefresh={() => services.tools.refresh()} />
+        <ListStatus what="tools" status={list.status} pages={list.pages} note={list.note} error={list.error} problems={list.problems} changes={list.changes} fetches={list.fetches} onRefresh={() => model.tools.refresh()} />
         <div className="mt-2 flex min-h-0 flex-1 flex-col">
           <ToolList tools={list.items} selected={index >= 0 ? index : undefined} onSelect={(i) => setSelected({ name: list.items[i].name, index: i })} />
         </div>
@@ -61,7 +63,7 @@ export function ToolsContainer(): ReactNode {
       <div className="min-w-0 space-y-3">
         <ToolCalls
           calls={elsewhere}
-          onCancel={(id) => services.call.cancel(id)}
+          onCancel={(id) => model.call.cancel(id)}
           onShow={(name) => {
             const i = list.items.findIndex((t) => t.name === name);
             if (i >= 0) setSelected({ name, index: i });
@@ -79,11 +81,11 @@ export function ToolsContainer(): ReactNode {
               canRun={connected}
               cannotRunReason={!connected ? 'Connect to run tools' : undefined}
               settings={settings}
-              onSettings={(next) => services.call.setSettings(next)}
+              onSettings={(next) => model.call.setSettings(next)}
               onRun={(args) => {
                 if (!session) return;
                 services.args.remember(server, tool.name, args);
-                runTool(services, session.id, tool, args);
+                runTool(model, tool, args);
               }}
               onReset={() => services.args.forget(server, tool.name)}
             />
@@ -93,7 +95,7 @@ export function ToolsContainer(): ReactNode {
           {tool && <ToolTaskSwitch tool={tool} />}
         </Panel>
         {tool && <ToolTaskStatus tool={tool} />}
-        <ResultView call={shown} output={tool?.output} onCancel={shown ? () => services.call.cancel(shown.id) : undefined} onOpenResource={openResource} />
+        <ResultView call={shown} output={tool?.output} onCancel={shown ? () => model.call.cancel(shown.id) : undefined} onOpenResource={openResource} />
       </div>
     </div>
   );

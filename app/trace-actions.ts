@@ -3,9 +3,11 @@
  * as is or edited, ping, and `logging/setLevel`. A store of its own so that a draft, the last
  * answer and the ping's round trip survive switching tabs.
  */
+import { frameMessage } from '../lib/frame-message.ts';
 import type { HistoryRow } from '../lib/trace.ts';
 import { formatJson } from '../lib/safe-json.ts';
-import { rawText, type LoupeStore, type RequestOutcome } from './loupe-store.ts';
+import { rawText, type RequestOutcome } from './request-outcome.ts';
+import type { SessionPort } from './session-port.ts';
 
 export type SendOrigin = 'replay' | 'edited' | 'composer';
 
@@ -77,16 +79,18 @@ function isRequest(message: Record<string, unknown>): boolean {
 /** The frame's message with a fresh id when it is a request (so a replay is not a reused id). */
 export function messageOf(row: HistoryRow): Record<string, unknown> | undefined {
   if (row.event.kind !== 'frame') return undefined;
-  const parsed = parseDraft(row.event.raw);
-  if (!parsed.ok) return undefined;
-  return isRequest(parsed.message) ? { ...parsed.message, id: freshId(String(parsed.message.id)) } : parsed.message;
+  // The frame's one parse (lib/frame-message.ts), copied: what is sent must not change the trace's.
+  const value = frameMessage(row.event);
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const message = { ...(value as Record<string, unknown>) };
+  return isRequest(message) ? { ...message, id: freshId(String(message.id)) } : message;
 }
 
 export class TraceActions {
   private state: ActionsState = { composer: { draft: REQUEST_TEMPLATE, origin: 'composer', sending: false }, ping: { sending: false }, level: { sending: false } };
   private readonly listeners = new Set<() => void>();
 
-  constructor(private readonly app: LoupeStore) {}
+  constructor(private readonly port: SessionPort) {}
 
   subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener);
@@ -110,39 +114,39 @@ export class TraceActions {
     this.setComposer({ draft, origin: 'edited', fromSeq: row.seq, problem: undefined });
   }
 
-  async sendDraft(session: string): Promise<void> {
+  async sendDraft(): Promise<void> {
     const composer = this.state.composer;
     const parsed = parseDraft(composer.draft);
     if (!parsed.ok) {
       this.setComposer({ problem: parsed.problem });
       return;
     }
-    await this.send(session, parsed.message, composer.origin, composer.fromSeq);
+    await this.send(parsed.message, composer.origin, composer.fromSeq);
   }
 
   /** Send a frame again as it was (a request gets a fresh id). */
-  async replay(session: string, row: HistoryRow): Promise<void> {
+  async replay(row: HistoryRow): Promise<void> {
     const message = messageOf(row);
-    if (message) await this.send(session, message, 'replay', row.seq);
+    if (message) await this.send(message, 'replay', row.seq);
   }
 
-  async ping(session: string): Promise<void> {
+  async ping(): Promise<void> {
     this.set({ ping: { ...this.state.ping, sending: true } });
-    const outcome = await this.app.request(session, 'ping', {});
+    const outcome = await this.port.request('ping', {});
     this.set({ ping: { sending: false, outcome, at: Date.now() } });
   }
 
-  async setLevel(session: string, level: string): Promise<void> {
+  async setLevel(level: string): Promise<void> {
     this.set({ level: { level, sending: true } });
-    const outcome = await this.app.request(session, 'logging/setLevel', { level });
+    const outcome = await this.port.request('logging/setLevel', { level });
     if (this.state.level.level === level) this.set({ level: { level, sending: false, outcome } });
   }
 
-  private async send(session: string, message: Record<string, unknown>, origin: SendOrigin, fromSeq?: number): Promise<void> {
+  private async send(message: Record<string, unknown>, origin: SendOrigin, fromSeq?: number): Promise<void> {
     // The text goes to the proxy as is; any depth passes (issue 8).
     const sent: SentMessage = { message, raw: rawText(message), origin, fromSeq, expectsAnswer: isRequest(message) };
     this.setComposer({ sending: true, sent, outcome: undefined, problem: undefined });
-    const outcome = await this.app.sendRaw(session, message, origin, undefined, sent.raw);
+    const outcome = await this.port.sendRaw(message, origin, undefined, sent.raw);
     if (this.state.composer.sent === sent) this.setComposer({ sending: false, outcome });
   }
 

@@ -1,27 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { filterRows } from '../lib/trace-filter.ts';
 import { TraceIndex } from '../lib/trace-index.ts';
-import type { FrameEvent, ServerMessage, SessionInfo, TraceEvent } from '../lib/wire.ts';
-import { applyMessage, initialState, type LoupeState } from './loupe-state.ts';
-import type { LoupeStore } from './loupe-store.ts';
+import type { FrameEvent, SessionInfo, TraceEvent } from '../lib/wire.ts';
+import { PortFixture, testSession } from './port-fixture.ts';
 import { TraceStore } from './trace-store.ts';
 
-/** The part of LoupeStore the trace store reads, over the real state functions. */
-class StateFeed {
-  state: LoupeState = initialState('open');
-  private listeners = new Set<() => void>();
-  subscribe = (listener: () => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-  getSnapshot = () => this.state;
-  apply(message: ServerMessage): void {
-    this.state = applyMessage(this.state, message);
-    this.listeners.forEach((l) => l());
-  }
-}
 
-const session: SessionInfo = { id: 's1', config: { kind: 'stdio', command: 'x', args: [], env: {} }, status: 'connected', since: 0 };
+const session: SessionInfo = testSession({ id: 's1', since: 0 });
 let seq = 0;
 function frame(dir: FrameEvent['dir'], message: Record<string, unknown>, rpc: FrameEvent['rpc']): FrameEvent {
   seq += 1;
@@ -40,8 +25,8 @@ function traffic(n: number): TraceEvent[] {
 
 function setup(events: TraceEvent[]) {
   seq = 0;
-  const feed = new StateFeed();
-  const store = new TraceStore(feed as unknown as LoupeStore);
+  const feed = new PortFixture('s1');
+  const store = new TraceStore(feed.port);
   feed.apply({ type: 'snapshot', version: 1, sessions: [session], events: [], stats: [], primary: 's1' });
   return { feed, store, events };
 }
@@ -109,5 +94,15 @@ describe('TraceStore', () => {
     store.setSource('live');
     expect(store.getSnapshot()).toMatchObject({ readOnly: false, source: 'live' });
     expect(store.getSnapshot().rows).toHaveLength(6);
+  });
+
+  it('takes a trace-reset as the whole trace, and what was newer than the tab had as live', () => {
+    const { feed, store } = setup([]);
+    const all = traffic(10);
+    feed.apply({ type: 'events', events: all.slice(0, 6) });
+    feed.apply({ type: 'trace-reset', session: 's1', events: all, stats: { session: 's1', kept: all.length, dropped: 0 } });
+    expect(seqs(store.getSnapshot().index.rows)).toEqual(seqs(all));
+    feed.apply({ type: 'events', events: traffic(1).map((e) => ({ ...e, seq: e.seq + 100 })) });
+    expect(store.getSnapshot().index.rows).toHaveLength(all.length + 3);
   });
 });

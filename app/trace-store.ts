@@ -1,9 +1,9 @@
 /**
- * The History and Notifications tabs' model: the viewed trace (the current live session, or an
- * imported JSONL file, read-only) as an incremental index (lib/trace-index.ts), the filter and
- * the rows it lets through, and the selected row. Lives outside React (useSyncExternalStore).
+ * The History and Notifications tabs' model of one session: the viewed trace (the session's live
+ * trace, or an imported JSONL file, read-only) as an incremental index (lib/trace-index.ts), the
+ * filter and the rows it lets through, and the selected row. Lives outside React (useSyncExternalStore).
  *
- * Cost model: a batch of trace events (at most one per 50 ms, loupe-store.ts) costs that batch:
+ * Cost model: a batch of trace events (at most one per animation frame, event-batcher.ts) costs that batch:
  * the index appends it and the filter runs over the new rows only. Filtering everything happens
  * when the filter changes (timed with performance.measure('loupe:trace-filter'), which the
  * bench reads), and after a snapshot.
@@ -13,8 +13,8 @@ import { TraceIndex } from '../lib/trace-index.ts';
 import { parseTrace, type TraceHeader } from '../lib/trace-jsonl.ts';
 import type { HistoryRow } from '../lib/trace.ts';
 import type { SessionInfo, TraceEvent } from '../lib/wire.ts';
-import type { LoupeStore } from './loupe-store.ts';
 import { stringifySafe } from '../lib/safe-json.ts';
+import type { SessionPort } from './session-port.ts';
 
 export const FILTER_MEASURE = 'loupe:trace-filter';
 
@@ -77,7 +77,7 @@ function firstAfter(events: readonly TraceEvent[], seq: number): number {
 export class TraceStore {
   private readonly listeners = new Set<Listener>();
   private readonly revealListeners = new Set<(seq: number) => void>();
-  private live = { id: undefined as string | undefined, syncCount: -1, caps: '', events: [] as readonly TraceEvent[], index: new TraceIndex() };
+  private live = { resets: -1, caps: '', index: new TraceIndex() };
   private imports: ImportedTraceEntry[] = [];
   private source = 'live';
   private filter: TraceFilter = EMPTY_FILTER;
@@ -85,10 +85,16 @@ export class TraceStore {
   private view: TraceView;
   private nextImport = 1;
 
-  constructor(private readonly app: LoupeStore) {
+  private readonly off: Array<() => void>;
+
+  constructor(private readonly port: SessionPort) {
     this.view = this.makeView({});
-    app.subscribe(() => this.sync());
+    this.off = [port.subscribe(() => this.sync()), port.onReset(() => this.sync()), port.onEvents(() => this.appendLive())];
     this.sync();
+  }
+
+  dispose(): void {
+    this.off.forEach((off) => off());
   }
 
   subscribe = (listener: Listener): (() => void) => {
@@ -167,30 +173,24 @@ export class TraceStore {
     return this.imports.find((entry) => entry.key === this.source)?.index ?? this.live.index;
   }
 
-  /** Follow the live store: rebuild after a snapshot or a session switch, else append what is new. */
+  /** Follow the session: rebuild when its trace was replaced or its declared capabilities changed. */
   private sync(): void {
-    const state = this.app.getSnapshot();
-    const id = state.current;
-    const events = (id !== undefined && state.events[id]) || [];
-    const caps = id === undefined ? undefined : state.sessions[id]?.clientCapabilities;
+    const log = this.port.log;
+    const caps = this.port.getSnapshot().info?.clientCapabilities;
     const capsKey = stringifySafe(caps ?? null) ?? 'null';
-    const live = this.live;
-    const rebuild = id !== live.id || state.syncCount !== live.syncCount || capsKey !== live.caps || (events.length > 0 && events[events.length - 1].seq < live.index.lastSeq);
-    if (rebuild) {
-      this.live = { id, syncCount: state.syncCount, caps: capsKey, events, index: TraceIndex.from(events, caps) };
-      if (this.source === 'live') this.refilter({ selectedSeq: id === live.id ? this.view.selectedSeq : undefined });
-      else this.publish({});
+    if (log.resets === this.live.resets && capsKey === this.live.caps) {
+      if (this.source === 'live' && this.view.session !== this.port.getSnapshot().info) this.publish({});
       return;
     }
-    if (events === live.events) {
-      if (this.source === 'live' && this.view.session !== (id === undefined ? undefined : state.sessions[id])) this.publish({});
-      return;
-    }
-    live.events = events;
-    this.appendLive(events);
+    const fresh = log.resets !== this.live.resets;
+    this.live = { resets: log.resets, caps: capsKey, index: TraceIndex.from(log.events, caps) };
+    if (this.source === 'live') this.refilter({ selectedSeq: fresh ? undefined : this.view.selectedSeq });
+    else this.publish({});
   }
 
-  private appendLive(events: readonly TraceEvent[]): void {
+  /** What the log holds beyond the index's last row: the batch that just arrived (O(batch), never the whole trace). */
+  private appendLive(): void {
+    const events = this.port.log.events;
     const index = this.live.index;
     const trimmed = events.length > 0 ? index.trimBefore(events[0].seq) : 0;
     const { added, touched } = index.append(events.slice(firstAfter(events, index.lastSeq)));
@@ -219,19 +219,16 @@ export class TraceStore {
   }
 
   private makeView(patch: Partial<TraceView>): TraceView {
-    const state = this.app.getSnapshot();
+    const view = this.port.getSnapshot();
     const imported = this.imports.find((entry) => entry.key === this.source);
-    const id = state.current;
     const index = this.index();
-    const dropped = imported
-      ? { proxy: imported.header.stats?.dropped ?? 0, tab: 0 }
-      : { proxy: id === undefined ? 0 : (state.stats[id]?.dropped ?? 0), tab: id === undefined ? 0 : (state.localDropped[id] ?? 0) };
+    const dropped = imported ? { proxy: imported.header.stats?.dropped ?? 0, tab: 0 } : { proxy: view.stats?.dropped ?? 0, tab: this.port.log.dropped };
     const base = this.view ?? { scrollToken: 0 };
     return {
       ...base,
       source: imported ? imported.key : 'live',
       readOnly: imported !== undefined,
-      session: imported ? (imported.header.session as SessionInfo) : id === undefined ? undefined : state.sessions[id],
+      session: imported ? (imported.header.session as SessionInfo) : view.info,
       index,
       version: (base.version ?? 0) + 1,
       rows: this.rows,

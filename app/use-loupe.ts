@@ -1,13 +1,15 @@
 'use client';
 import { createContext, useContext, useSyncExternalStore } from 'react';
 import type { ToolEntry } from '../lib/tool-schema.ts';
+import type { SessionInfo } from '../lib/wire.ts';
 import type { CallState } from './call-store.ts';
 import type { ClientSettings } from './client-settings-store.ts';
 import type { PromptEntry, ResourceEntry, TemplateEntry } from './list-specs.ts';
 import type { ListState } from './list-store.ts';
-import type { LoupeServices } from './loupe-services.ts';
-import type { LoupeState } from './loupe-state.ts';
+import { ALL_SERVERS, type LoupeServices } from './loupe-services.ts';
+import { defaultSession, type LoupeState } from './loupe-state.ts';
 import type { ServerRequestState } from './server-request-store.ts';
+import type { SessionModel } from './session-model.ts';
 import type { TasksState } from './tasks-store.ts';
 import type { Theme } from './theme-store.ts';
 import type { ActionsState } from './trace-actions.ts';
@@ -15,11 +17,20 @@ import type { TraceView } from './trace-store.ts';
 import { useStore } from './use-store.ts';
 
 export const LoupeContext = createContext<LoupeServices | null>(null);
+/** The session a subtree of the page is about (the selected server's panels). */
+export const SessionContext = createContext<SessionModel | null>(null);
 
 export function useServices(): LoupeServices {
   const services = useContext(LoupeContext);
   if (!services) throw new Error('useServices outside <LoupeContext.Provider>');
   return services;
+}
+
+/** The model of the session this subtree shows. */
+export function useSession(): SessionModel {
+  const model = useContext(SessionContext);
+  if (!model) throw new Error('useSession outside <SessionContext.Provider>');
+  return model;
 }
 
 export const useLoupeState = (): LoupeState => useStore(useServices().app);
@@ -33,14 +44,25 @@ export function useLoupeSelector<T>(select: (state: LoupeState) => T): T {
   const get = () => select(app.getSnapshot());
   return useSyncExternalStore(app.subscribe, get, get);
 }
-export const useToolList = (): ListState<ToolEntry> => useStore(useServices().tools);
-export const useResourceList = (): ListState<ResourceEntry> => useStore(useServices().resources);
-export const useTemplateList = (): ListState<TemplateEntry> => useStore(useServices().templates);
-export const usePromptList = (): ListState<PromptEntry> => useStore(useServices().prompts);
-export const useCall = (): CallState => useStore(useServices().call);
+
+/** What the Servers panel has selected: a session id, ALL_SERVERS, or undefined (no session yet). */
+export function useSelectedServer(): string | undefined {
+  const { selected } = useServices();
+  const chosen = useStore(selected);
+  return useLoupeSelector((s) => (chosen === ALL_SERVERS || (chosen !== undefined && s.sessions[chosen]) ? chosen : defaultSession(s)));
+}
+
+/** The SessionInfo of this subtree's session. */
+export const useSessionInfo = (): SessionInfo | undefined => useStore(useSession().port).info;
+
+export const useToolList = (): ListState<ToolEntry> => useStore(useSession().tools);
+export const useResourceList = (): ListState<ResourceEntry> => useStore(useSession().resources);
+export const useTemplateList = (): ListState<TemplateEntry> => useStore(useSession().templates);
+export const usePromptList = (): ListState<PromptEntry> => useStore(useSession().prompts);
+export const useCall = (): CallState => useStore(useSession().call);
 export const useTheme = (): Theme => useStore(useServices().theme);
 export const useServerRequests = (): ServerRequestState => useStore(useServices().serverRequests);
-export const useTasks = (): TasksState => useStore(useServices().tasks);
+export const useTasks = (): TasksState => useStore(useSession().tasks);
 export const useClientSettings = (): ClientSettings => useStore(useServices().clientSettings);
-export const useTrace = (): TraceView => useStore(useServices().trace);
-export const useTraceActions = (): ActionsState => useStore(useServices().traceActions);
+export const useTrace = (): TraceView => useStore(useSession().trace);
+export const useTraceActions = (): ActionsState => useStore(useSession().traceActions);

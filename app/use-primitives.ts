@@ -3,11 +3,11 @@
 import type { MainTab } from './nav-store.ts';
 import type { PromptState } from './prompt-store.ts';
 import type { ResourceState } from './resource-store.ts';
-import { useServices } from './use-loupe.ts';
+import { useServices, useSession } from './use-loupe.ts';
 import { useStore } from './use-store.ts';
 
 export const useMainTab = (): MainTab => useStore(useServices().nav);
-export const useResourceView = (): ResourceState => useStore(useServices().resourceView);
-export const usePromptView = (): PromptState => useStore(useServices().promptView);
+export const useResourceView = (): ResourceState => useStore(useSession().resourceView);
+export const usePromptView = (): PromptState => useStore(useSession().promptView);
 /** Re-renders when remembered arguments change. */
 export const useArgsVersion = (): number => useStore(useServices().args);

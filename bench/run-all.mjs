@@ -36,6 +36,29 @@ const BENCHES = [
     ],
   },
   {
+    name: 'workspace',
+    row: (r) => [
+      `${r.count} stdio servers from one workspace, spawn → all Connected (${r.servers})`,
+      `${r.loupe.medianMs.toFixed(0)} ms`,
+      `${r.baseline.medianMs.toFixed(0)} ms (${r.count} bare SDK Clients in parallel)`,
+      `${r.ratio.toFixed(2)}×`,
+      `≤ ${r.target.ratioAtMost}×`,
+    ],
+    meets: (r) => r.ratio <= r.target.ratioAtMost,
+  },
+  {
+    name: 'workspace-memory',
+    file: 'workspace',
+    row: (r) => [
+      `idle memory per extra session (${r.count} against 1; ${r.memory.measure})`,
+      mb(r.memory.perExtraSessionBytes),
+      `${mb(r.memory.oneBytes)} (Loupe, 1 session)`,
+      '',
+      `< ${r.target.perExtraSessionMbUnder} MB`,
+    ],
+    meets: (r) => r.memory.perExtraSessionBytes < r.target.perExtraSessionMbUnder * 1024 * 1024,
+  },
+  {
     name: 'echo-latency',
     row: (r) => [
       `tools/call echo, median of ${r.loupe.n} (+${r.addedMsMedian.toFixed(3)} ms a call)`,
@@ -83,6 +106,7 @@ requireBuilt();
 const started = Date.now();
 const failed = [];
 for (const bench of BENCHES) {
+  if (bench.file) continue; // a second row of another benchmark's figures
   console.log(`\n=== ${bench.name} ${'='.repeat(60 - bench.name.length)}`);
   const run = spawnSync(process.execPath, [path.join(HERE, `${bench.name}.mjs`)], { stdio: 'inherit', timeout: 150_000 });
   if (run.status !== 0) failed.push(bench.name);
@@ -90,11 +114,11 @@ for (const bench of BENCHES) {
 
 const rows = [['benchmark', 'Loupe', 'baseline (same run)', 'ratio', 'target', 'meets target']];
 for (const bench of BENCHES) {
-  if (failed.includes(bench.name)) {
+  if (failed.includes(bench.file ?? bench.name)) {
     rows.push([bench.name, 'FAILED', '', '', '', '']);
     continue;
   }
-  const result = JSON.parse(readFileSync(path.join(RESULTS_DIR, `${bench.name}.json`), 'utf8'));
+  const result = JSON.parse(readFileSync(path.join(RESULTS_DIR, `${bench.file ?? bench.name}.json`), 'utf8'));
   const meets = bench.meets ? bench.meets(result) : result.meetsTarget;
   rows.push([...bench.row(result), meets ? 'yes' : 'no']);
 }

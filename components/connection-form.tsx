@@ -5,7 +5,10 @@ import type { ServerConfig } from '../lib/server-config-types.ts';
 import type { ClientCapabilityChoice } from '../lib/wire.ts';
 import { CapabilityFields } from './client-capabilities.tsx';
 import { configFromFields, connectTimeoutFromText, connectTimeoutText, fieldsFromConfig, type ConnectionFields, type TransportChoice } from './connection-form-model.ts';
+import { SecretChoices, type Secrets } from './secret-choices.tsx';
 import { buttonClass, inputClass, labelClass, primaryButtonClass } from './ui.tsx';
+
+export type { Secrets } from './secret-choices.tsx';
 
 /** Loupe's client side of a connection: what it declares, and how long server requests may wait. */
 export interface ClientOptions {
@@ -26,8 +29,14 @@ export interface ConnectionFormProps {
   connectTimeoutMs?: number;
   canConnect: boolean;
   canDisconnect: boolean;
-  onConnect(config: ServerConfig, client: ClientOptions): void;
-  onDisconnect(): void;
+  /** `secrets`: the env / header names marked secret (issue 9): the proxy keeps their values out of the page and the workspace file. */
+  onConnect(config: ServerConfig, client: ClientOptions, secrets: Secrets): void;
+  /** Absent: no Disconnect button (the Add server form). */
+  onDisconnect?: () => void;
+  /** The submit button's words (default `Connect`). */
+  submitLabel?: string;
+  /** Prefill of the Secret marks. */
+  secrets?: Secrets;
 }
 
 function Field({ label, children, id }: { label: string; id: string; children: ReactNode }): ReactNode {
@@ -88,9 +97,10 @@ function ConnectTimeoutField({ id, value, onChange }: { id: string; value: strin
   );
 }
 
-export function ConnectionForm({ config, clientCapabilities, timeoutSeconds, connectTimeoutMs, canConnect, canDisconnect, onConnect, onDisconnect }: ConnectionFormProps): ReactNode {
+export function ConnectionForm({ config, clientCapabilities, timeoutSeconds, connectTimeoutMs, canConnect, canDisconnect, onConnect, onDisconnect, submitLabel = 'Connect', secrets: secretsPrefill }: ConnectionFormProps): ReactNode {
   const id = useId();
   const [fields, setFields] = useState(() => fieldsFromConfig(config));
+  const [secrets, setSecrets] = useState<Secrets>(() => secretsPrefill ?? { secretEnv: [], secretHeaders: [] });
   const [choice, setChoice] = useState(clientCapabilities ?? DEFAULT_CHOICE);
   const [timeout, setTimeoutText] = useState(timeoutSeconds === undefined ? '' : String(timeoutSeconds));
   const [connectTimeout, setConnectTimeout] = useState(() => connectTimeoutText(connectTimeoutMs));
@@ -108,11 +118,14 @@ export function ConnectionForm({ config, clientCapabilities, timeoutSeconds, con
     else if (!wait.ok) setError(wait.error);
     else if (!init.ok) setError(init.error);
     else {
-      onConnect(result.config, {
+      const config = result.config;
+      const names = config.kind === 'stdio' ? Object.keys(config.env) : Object.keys(config.headers);
+      const kept = { secretEnv: secrets.secretEnv.filter((n) => config.kind === 'stdio' && names.includes(n)), secretHeaders: secrets.secretHeaders.filter((n) => config.kind === 'http' && names.includes(n)) };
+      onConnect(config, {
         clientCapabilities: choice,
         ...(wait.ms !== undefined ? { serverRequestTimeoutMs: wait.ms } : {}),
         ...(init.ms !== undefined ? { connectTimeoutMs: init.ms } : {}),
-      });
+      }, kept);
     }
   };
   return (
@@ -125,12 +138,13 @@ export function ConnectionForm({ config, clientCapabilities, timeoutSeconds, con
         </select>
       </Field>
       {fields.transport === 'stdio' ? <StdioFields fields={fields} set={set} id={id} /> : <HttpFields fields={fields} set={set} id={id} />}
+      <SecretChoices fields={fields} secrets={secrets} onChange={setSecrets} />
       <ConnectTimeoutField id={id} value={connectTimeout} onChange={(text) => { setConnectTimeout(text); setError(undefined); }} />
       <CapabilityFields choice={choice} timeout={timeout} onChoice={(c) => { setChoice(c); setError(undefined); }} onTimeout={(t) => { setTimeoutText(t); setError(undefined); }} />
       <div aria-live="polite" className="text-sm text-red-700 dark:text-red-300">{error}</div>
       <div className="flex gap-2">
-        <button type="submit" className={primaryButtonClass} disabled={!canConnect}>Connect</button>
-        <button type="button" className={buttonClass} disabled={!canDisconnect} onClick={onDisconnect}>Disconnect</button>
+        <button type="submit" className={primaryButtonClass} disabled={!canConnect}>{submitLabel}</button>
+        {onDisconnect && <button type="button" className={buttonClass} disabled={!canDisconnect} onClick={onDisconnect}>Disconnect</button>}
       </div>
     </form>
   );

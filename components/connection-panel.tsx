@@ -3,15 +3,10 @@ import type { ReactNode } from 'react';
 import type { ServerConfig } from '../lib/server-config-types.ts';
 import type { LoupeError, SessionStatus } from '../lib/wire.ts';
 import type { ClientCapabilityChoice } from '../lib/wire.ts';
-import { ConnectionForm, type ClientOptions } from './connection-form.tsx';
+import { ConnectionForm, type ClientOptions, type Secrets } from './connection-form.tsx';
 import { SessionError } from './session-error.tsx';
 import { buttonClass, Note, Panel } from './ui.tsx';
 import { useNow } from './use-now.ts';
-
-export interface SessionChoice {
-  id: string;
-  label: string;
-}
 
 export interface ConnectionPanelProps {
   /** The shown session's status; undefined while Loupe has not told us (or there is none). */
@@ -26,7 +21,9 @@ export interface ConnectionPanelProps {
   formKey: string;
   canConnect: boolean;
   canDisconnect: boolean;
-  onConnect(config: ServerConfig, client: ClientOptions): void;
+  onConnect(config: ServerConfig, client: ClientOptions, secrets: Secrets): void;
+  /** The env / header names marked secret in this session. */
+  secrets?: Secrets;
   /** Connect the failed session again with its own config and choices. */
   onReconnect?: () => void;
   /** Prefill of the client capability choice and answer timeout (seconds) for the next connect. */
@@ -39,9 +36,6 @@ export interface ConnectionPanelProps {
   /** Stops a connect in progress (the server process is killed at once). */
   onCancel(): void;
   onDisconnect(): void;
-  sessions: readonly SessionChoice[];
-  currentSession?: string;
-  onSelectSession(id: string): void;
 }
 
 const WORDS: Record<SessionStatus, string> = {
@@ -61,20 +55,6 @@ const DOTS: Record<SessionStatus, string> = {
 function statusWord(status: SessionStatus | undefined, synced: boolean): { word: string; dot: string } {
   if (status) return { word: WORDS[status], dot: DOTS[status] };
   return synced ? { word: 'Disconnected — no server yet', dot: DOTS.disconnected } : { word: 'Connecting to Loupe…', dot: DOTS.connecting };
-}
-
-function SessionPicker({ sessions, current, onSelect }: { sessions: readonly SessionChoice[]; current?: string; onSelect(id: string): void }): ReactNode {
-  if (sessions.length < 2) return null;
-  return (
-    <label className="flex items-center gap-2 text-xs text-zinc-600 dark:text-zinc-300">
-      Session
-      <select className="rounded border border-zinc-300 bg-white px-1 py-0.5 dark:border-zinc-600 dark:bg-zinc-900" value={current} onChange={(e) => onSelect(e.target.value)}>
-        {sessions.map((s) => (
-          <option key={s.id} value={s.id}>{s.label}</option>
-        ))}
-      </select>
-    </label>
-  );
 }
 
 const seconds = (ms: number): string => String(Math.round(ms / 100) / 10);
@@ -111,7 +91,7 @@ function StatusError({ status, error, onReconnect }: { status?: SessionStatus; e
 export function ConnectionPanel(props: ConnectionPanelProps): ReactNode {
   const { word, dot } = statusWord(props.status, props.synced);
   return (
-    <Panel title="Connection" actions={<SessionPicker sessions={props.sessions} current={props.currentSession} onSelect={props.onSelectSession} />}>
+    <Panel title="Connection">
       <div role="status" className="mb-3 flex items-center gap-2 text-sm">
         <span aria-hidden="true" className={`inline-block size-2.5 rounded-full ${dot}`} />
         <span className="font-semibold">{word}</span>
@@ -128,6 +108,7 @@ export function ConnectionPanel(props: ConnectionPanelProps): ReactNode {
         canConnect={props.canConnect}
         canDisconnect={props.canDisconnect}
         onConnect={props.onConnect}
+        secrets={props.secrets}
         onDisconnect={props.onDisconnect}
       />
     </Panel>

@@ -4,6 +4,7 @@
  * live session, replay / edit-and-send. HTTP exchanges show their headers and timing.
  */
 import { memo, useMemo, useState, type ReactNode } from 'react';
+import { frameIsJson, frameMessage } from '../lib/frame-message.ts';
 import { formatJson } from '../lib/safe-json.ts';
 import { VIOLATION_LABELS } from '../lib/trace-violations.ts';
 import { formatDuration, formatSize, type HistoryRow } from '../lib/trace.ts';
@@ -28,19 +29,10 @@ const small = `${buttonClass} !px-2 !py-0.5 !text-xs`;
 
 type Parsed = { ok: true; value: unknown } | { ok: false };
 
-function parseRaw(raw: string | undefined): Parsed {
-  if (raw === undefined) return { ok: false };
-  try {
-    return { ok: true, value: JSON.parse(raw) };
-  } catch {
-    return { ok: false };
-  }
-}
-
-/** The frame's JSON, parsed once per frame (the panel re-renders whenever the trace grows). */
+/** The frame's JSON, parsed once per frame and shared with the trace index and the stores (lib/frame-message.ts). */
 function useParsed(row: HistoryRow | undefined): Parsed {
-  const raw = row?.event.kind === 'frame' ? row.event.raw : undefined;
-  return useMemo(() => parseRaw(raw), [raw]);
+  const event = row?.event;
+  return useMemo(() => (event?.kind === 'frame' && frameIsJson(event) ? { ok: true, value: frameMessage(event) } : { ok: false }), [event]);
 }
 
 /** The tree only redraws when its value changes, not with every batch of new frames. */

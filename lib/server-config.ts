@@ -128,10 +128,13 @@ export type McpJsonResult =
   | { ok: false; error: string };
 
 type Json = Record<string, unknown>;
-/** `mcpServers`: Claude Desktop, Cursor, Claude Code, Windsurf… `servers`: VS Code. */
-type Flavour = 'mcpServers' | 'servers';
+/** `mcpServers`: Claude Desktop, Cursor, Claude Code, Windsurf, Cline… `servers`: VS Code. */
+export type Flavour = 'mcpServers' | 'servers';
 
-const isObject = (value: unknown): value is Json =>
+/** The entry keys `parseEntry` reads; anything else in an entry is the caller's to keep or report. */
+export const ENTRY_KEYS: readonly string[] = ['type', 'transport', 'transportType', 'command', 'args', 'env', 'cwd', 'url', 'serverUrl', 'headers'];
+
+export const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
@@ -159,7 +162,8 @@ export function parseMcpJson(text: string): McpJsonResult {
   return { ok: true, value: Object.fromEntries(servers), warnings };
 }
 
-function findSections(data: unknown): Result<Array<[Flavour, Json]>> {
+/** The named-server objects of a parsed file, in file order, each with the shape it came in. */
+export function findSections(data: unknown): Result<Array<[Flavour, Json]>> {
   if (!isObject(data)) return fail('Expected a JSON object with "mcpServers" or "servers" at the top level.');
   const vsCodeSettings = isObject(data.mcp) ? data.mcp.servers : undefined;
   const found: Array<[Flavour, unknown]> = [];
@@ -183,7 +187,8 @@ const TYPE_ALIASES = new Map<string, 'stdio' | 'http' | 'sse'>([
 ]);
 
 function entryKind(entry: Json, flavour: Flavour): Result<'stdio' | HttpTransport> {
-  const declared = entry.type ?? entry.transport;
+  // `transportType` is Cline's spelling.
+  const declared = entry.type ?? entry.transport ?? entry.transportType;
   const hasUrl = entry.url !== undefined || entry.serverUrl !== undefined;
   if (declared === undefined) {
     if (entry.command !== undefined && hasUrl) return fail('has both "command" and "url"; add "type" to say which.');
@@ -197,7 +202,11 @@ function entryKind(entry: Json, flavour: Flavour): Result<'stdio' | HttpTranspor
   return ok(kind === 'http' && flavour === 'servers' ? 'auto' : kind);
 }
 
-function parseEntry(name: string, entry: unknown, flavour: Flavour): Result<ServerConfig> {
+/**
+ * One server entry of any supported file → a normalised config (the one normaliser: the CLI, the
+ * workspace and the connection form all end in `normalizeTarget`). An empty `name` derives one.
+ */
+export function parseEntry(name: string, entry: unknown, flavour: Flavour): Result<ServerConfig> {
   if (!isObject(entry)) return fail('expected an object with "command" (stdio) or "url" (remote).');
   const kind = entryKind(entry, flavour);
   if (!kind.ok) return kind;

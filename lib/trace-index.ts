@@ -207,10 +207,10 @@ export class TraceIndex {
     this.cancelled.delete(key);
     row.pending = true;
     this.open.set(key, row);
-    if (event.dir === 'out' && event.method === 'initialize') this.declared = declaredInInitialize(event.raw) ?? this.declared;
+    if (event.dir === 'out' && event.method === 'initialize') this.declared = declaredInInitialize(event) ?? this.declared;
     const declared = this.declared ?? this.clientCapabilities;
     if (event.dir === 'in' && declared && event.method !== undefined && requiredCapabilities(event.method, undefined)) {
-      const violation = capabilityViolation(event.method, parseFrame(event.raw), declared);
+      const violation = capabilityViolation(event.method, parseFrame(event), declared);
       if (violation) addViolation(row, violation);
     }
   }

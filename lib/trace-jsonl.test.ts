@@ -5,6 +5,7 @@ import type { SessionInfo, TraceEvent } from './wire.ts';
 
 const session: SessionInfo = {
   id: 's1',
+  name: 'demo',
   config: { kind: 'stdio', command: 'node', args: ['server.js'], env: { API_KEY: 'sk-live-123456', REGION: 'eu-west' } },
   status: 'connected',
   since: 1,

@@ -45,7 +45,7 @@ function str(value: unknown): string {
 
 function paramsOf(row: HistoryRow): Record<string, unknown> {
   if (row.event.kind !== 'frame') return {};
-  const message = parseFrame(row.event.raw) as { params?: unknown } | undefined;
+  const message = parseFrame(row.event) as { params?: unknown } | undefined;
   const params = message?.params;
   return params !== null && typeof params === 'object' && !Array.isArray(params) ? (params as Record<string, unknown>) : {};
 }

@@ -7,6 +7,7 @@
  * MCP messages: https://modelcontextprotocol.io/specification/2025-11-25/basic#messages
  * Cancellation: https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/cancellation
  */
+import { frameIsJson, frameMessage } from './frame-message.ts';
 import type { ClientCapabilityChoice, FrameEvent } from './wire.ts';
 
 export type ViolationCode =
@@ -86,12 +87,12 @@ export function capabilityViolation(method: string, message: unknown, declared: 
   return { code: 'undeclared-capability', message: `The server sent ${method}, but Loupe did not declare the ${names} capability.` };
 }
 
-function parse(raw: string): { ok: true; value: unknown } | { ok: false } {
-  try {
-    return { ok: true, value: JSON.parse(raw) };
-  } catch {
-    return { ok: false };
-  }
+/** A frame (its parse is shared, frame-message.ts), or bare text (parsed here). */
+type FrameText = string | Pick<FrameEvent, 'raw'>;
+
+function parse(frame: FrameText): { ok: true; value: unknown } | { ok: false } {
+  const holder = typeof frame === 'string' ? { raw: frame } : frame;
+  return frameIsJson(holder) ? { ok: true, value: frameMessage(holder) } : { ok: false };
 }
 
 /**
@@ -105,7 +106,7 @@ export function frameViolations(frame: Pick<FrameEvent, 'raw' | 'rpc' | 'method'
     return [{ code: 'notification-with-id', message: `${frame.method} is a notification but carries the id ${JSON.stringify(frame.id)}.` }];
   }
   if (frame.rpc !== 'invalid') return [];
-  const parsed = parse(frame.raw);
+  const parsed = parse(frame);
   if (!parsed.ok || parsed.value === null || typeof parsed.value !== 'object' || Array.isArray(parsed.value)) {
     return [{ code: 'not-json-rpc', message: 'Not a JSON-RPC message.' }];
   }
@@ -124,14 +125,14 @@ export function frameViolations(frame: Pick<FrameEvent, 'raw' | 'rpc' | 'method'
 /** `params.requestId` of a `notifications/cancelled` frame (undefined for anything else). */
 export function cancelledRequestId(frame: Pick<FrameEvent, 'raw' | 'method'>): string | number | undefined {
   if (frame.method !== 'notifications/cancelled') return undefined;
-  const parsed = parse(frame.raw);
+  const parsed = parse(frame);
   const id = parsed.ok ? paramsOf(parsed.value)?.requestId : undefined;
   return typeof id === 'string' || typeof id === 'number' ? id : undefined;
 }
 
 /** Parsed message of a frame, or undefined when its raw text is not JSON. */
-export function parseFrame(raw: string): unknown {
-  const parsed = parse(raw);
+export function parseFrame(frame: FrameText): unknown {
+  const parsed = parse(frame);
   return parsed.ok ? parsed.value : undefined;
 }
 
@@ -149,8 +150,8 @@ function sub(record: Record<string, unknown> | undefined, key: string): Record<s
  * each connection (a reconnect may declare differently; an imported trace has no session).
  * An empty `elicitation` object means form mode (the 2025-06-18 shape).
  */
-export function declaredInInitialize(raw: string): ClientCapabilityChoice | undefined {
-  const params = paramsOf(parseFrame(raw));
+export function declaredInInitialize(frame: FrameText): ClientCapabilityChoice | undefined {
+  const params = paramsOf(parseFrame(frame));
   const caps = sub(params, 'capabilities');
   if (!caps) return undefined;
   const elicitation = sub(caps, 'elicitation');

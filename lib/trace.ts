@@ -3,17 +3,14 @@
  * label, one-line summary, sizes and durations. Pairing requests with responses, latency and
  * violations are computed incrementally in trace-index.ts.
  */
+import { frameMessage } from './frame-message.ts';
 import type { Violation } from './trace-violations.ts';
 import type { FrameEvent, RequestId, TraceEvent } from './wire.ts';
 
-/** `params` of a notification frame, or undefined when the frame is not a JSON object. */
+/** `params` of a notification frame, or undefined when the frame is not a JSON object (parsed once per frame). */
 export function frameParams(frame: FrameEvent): unknown {
-  try {
-    const parsed: unknown = JSON.parse(frame.raw);
-    return parsed !== null && typeof parsed === 'object' ? (parsed as { params?: unknown }).params : undefined;
-  } catch {
-    return undefined;
-  }
+  const parsed = frameMessage(frame);
+  return parsed !== null && typeof parsed === 'object' ? (parsed as { params?: unknown }).params : undefined;
 }
 
 /** Human label of an event's kind: the RPC kind for frames, `stdout noise` for noise lines. */

@@ -135,7 +135,23 @@ export const ServerInfoSchema = z.object({
 
 export const SessionInfoSchema = z.object({
   id: z.string(),
+  /** The server's name, unique among sessions (config.name, else derived; a clash is renamed NAME-2 with a workspace note). Issue 9. */
+  name: z.string(),
+  /**
+   * As the user wrote it, except that the values of `secretEnv` / `secretHeaders` are their
+   * reference text (`${input:NAME}` / `${env:NAME}`): the proxy never sends a secret to the page.
+   * A config sent back with that same reference text keeps the value the proxy holds.
+   */
   config: ServerConfigSchema,
+  /** Listed, not started ("disabled": true in the workspace file). */
+  disabled: z.boolean().optional(),
+  /** Env names / header names whose values are secret (written as references, never as values). */
+  secretEnv: z.array(z.string()).optional(),
+  secretHeaders: z.array(z.string()).optional(),
+  /** Inputs (`${input:ID}` ids) this server waits for before it can start; meanwhile its status is `disconnected` and `note` says so. */
+  waitingForInputs: z.array(z.string()).optional(),
+  /** A plain note on the status that is not an error (e.g. "Waiting for input api-key"). */
+  note: z.string().optional(),
   status: SessionStatusSchema,
   /** Milliseconds since the epoch of the last status change. */
   since: z.number(),
@@ -251,6 +267,55 @@ export const TraceStatsSchema = z.object({
 export type TraceStats = z.infer<typeof TraceStatsSchema>;
 
 // ---------------------------------------------------------------------------------------------
+// Workspace (issue 9): the servers of one file, Loupe's extras, and the inputs it still needs.
+// These mirror lib/workspace.ts's SavedCall and InputDecl (that file owns the file format).
+
+export const SavedCallSchema = z.object({
+  name: z.string(),
+  kind: z.enum(['tool', 'resource', 'prompt']),
+  /** Tool name, resource URI, or prompt name. */
+  target: z.string(),
+  /** Tool arguments or prompt arguments (absent for a resource read). */
+  arguments: z.record(z.string(), z.unknown()).optional(),
+});
+export type WireSavedCall = z.infer<typeof SavedCallSchema>;
+
+/** A `${input:ID}` the user is asked for (VS Code's `inputs`). */
+export const InputDeclSchema = z.object({
+  id: z.string(),
+  type: z.literal('promptString'),
+  description: z.string().optional(),
+  password: z.boolean().optional(),
+});
+export type WireInputDecl = z.infer<typeof InputDeclSchema>;
+
+export const WorkspaceStateSchema = z.object({
+  /** The file the workspace was read from or saved to (absent: never saved). */
+  path: z.string().optional(),
+  flavour: z.enum(['mcpServers', 'servers']),
+  /** Saved calls per session id. */
+  savedCalls: z.record(z.string(), z.array(SavedCallSchema)),
+  /** Inputs some server waits for (its status is `disconnected` with a note until `provide-inputs`). */
+  inputsNeeded: z.array(InputDeclSchema),
+  /** Plain notes for the user, each naming its server (renames, ignored keys, placeholders). */
+  notes: z.array(z.string()),
+});
+export type WorkspaceState = z.infer<typeof WorkspaceStateSchema>;
+
+/** A known config file of an MCP host on this machine (read-only: Loupe never writes it). */
+export const ConfigLocationSchema = z.object({
+  app: z.string(),
+  path: z.string(),
+  /** How many servers it holds, when it parsed. */
+  servers: z.number().optional(),
+  /** Its text, to import from. */
+  text: z.string().optional(),
+  /** Why it could not be read or parsed. */
+  error: z.string().optional(),
+});
+export type ConfigLocation = z.infer<typeof ConfigLocationSchema>;
+
+// ---------------------------------------------------------------------------------------------
 // UI → proxy
 
 export const ConnectMessageSchema = z.object({
@@ -327,6 +392,67 @@ export const CancelMessageSchema = z.object({
   id: z.string(),
 });
 
+const secretNames = {
+  /** Env names / header names whose values are secret (issue 9). */
+  secretEnv: z.array(z.string()).optional(),
+  secretHeaders: z.array(z.string()).optional(),
+};
+
+/** A new session (issue 9); broadcast as `session`, and the asking tab gets `server-added`. */
+export const AddServerMessageSchema = z.object({
+  type: z.literal('add-server'),
+  config: ServerConfigSchema,
+  /** Default true. */
+  connect: z.boolean().optional(),
+  ...secretNames,
+  clientCapabilities: ClientCapabilityChoiceSchema.optional(),
+  roots: z.array(RootSchema).optional(),
+  serverRequestTimeoutMs: z.number().positive().optional(),
+  connectTimeoutMs: z.number().int().positive().max(3_600_000).optional(),
+  requestId: z.string().optional(),
+});
+
+/** Edit a session's config; it reconnects when it was connected. */
+export const UpdateServerMessageSchema = z.object({
+  type: z.literal('update-server'),
+  session: z.string(),
+  config: ServerConfigSchema,
+  ...secretNames,
+  clientCapabilities: ClientCapabilityChoiceSchema.optional(),
+});
+
+/** Disconnect and forget a session; broadcast `session-removed`. */
+export const RemoveServerMessageSchema = z.object({ type: z.literal('remove-server'), session: z.string() });
+
+/** Disconnect and connect again with the same config and choices. */
+export const RestartMessageSchema = z.object({ type: z.literal('restart'), session: z.string() });
+
+/**
+ * The sessions this tab wants full trace events for (`["*"]`: all); replaces the tab's set. Each
+ * newly subscribed session gets a `trace-reset` with everything kept, then live `events`.
+ */
+export const SubscribeMessageSchema = z.object({ type: z.literal('subscribe'), sessions: z.array(z.string()) });
+
+/** Write the workspace file (`path` absent: the one given by --config or saved to before). */
+export const SaveWorkspaceMessageSchema = z.object({
+  type: z.literal('save-workspace'),
+  requestId: z.string(),
+  path: z.string().optional(),
+  /** Write even when the file changed on disk since Loupe read or wrote it. */
+  overwrite: z.boolean().optional(),
+});
+
+export const SetSavedCallsMessageSchema = z.object({
+  type: z.literal('set-saved-calls'),
+  session: z.string(),
+  calls: z.array(SavedCallSchema),
+});
+
+/** Answers to `${input:ID}` prompts, held in the proxy's memory only. */
+export const ProvideInputsMessageSchema = z.object({ type: z.literal('provide-inputs'), values: z.record(z.string(), z.string()) });
+
+export const ListConfigLocationsMessageSchema = z.object({ type: z.literal('list-config-locations'), requestId: z.string() });
+
 export const ClientMessageSchema = z.discriminatedUnion('type', [
   ConnectMessageSchema,
   DisconnectMessageSchema,
@@ -335,11 +461,23 @@ export const ClientMessageSchema = z.discriminatedUnion('type', [
   SendRawMessageSchema,
   RespondMessageSchema,
   SetRootsMessageSchema,
+  AddServerMessageSchema,
+  UpdateServerMessageSchema,
+  RemoveServerMessageSchema,
+  RestartMessageSchema,
+  SubscribeMessageSchema,
+  SaveWorkspaceMessageSchema,
+  SetSavedCallsMessageSchema,
+  ProvideInputsMessageSchema,
+  ListConfigLocationsMessageSchema,
 ]);
 export type ClientMessage = z.infer<typeof ClientMessageSchema>;
 export type RequestMessage = z.infer<typeof RequestMessageSchema>;
 export type SendRawMessage = z.infer<typeof SendRawMessageSchema>;
 export type RespondMessage = z.infer<typeof RespondMessageSchema>;
+export type AddServerMessage = z.infer<typeof AddServerMessageSchema>;
+export type UpdateServerMessage = z.infer<typeof UpdateServerMessageSchema>;
+export type SaveWorkspaceMessage = z.infer<typeof SaveWorkspaceMessageSchema>;
 
 // ---------------------------------------------------------------------------------------------
 // proxy → UI
@@ -349,8 +487,10 @@ export const SnapshotMessageSchema = z.object({
   type: z.literal('snapshot'),
   version: z.literal(WIRE_VERSION),
   sessions: z.array(SessionInfoSchema),
+  /** The tail of each session's trace (the last SNAPSHOT_TAIL_EVENTS); the whole of it comes with `subscribe` → `trace-reset`. */
   events: z.array(TraceEventSchema),
   stats: z.array(TraceStatsSchema),
+  workspace: WorkspaceStateSchema.optional(),
   /** Set when the proxy was started with a target: the UI shows this session first. */
   primary: z.string().optional(),
   /** Server→client requests still waiting for an answer (they survive a page reload). */
@@ -423,7 +563,33 @@ export const ServerRequestDoneMessageSchema = z.object({
 /** The proxy could not act on an envelope (bad JSON, unknown type, unknown session). */
 export const ErrorMessageSchema = z.object({ type: z.literal('error'), error: LoupeErrorSchema });
 
-export const ServerMessageSchema = z.union([
+/** The workspace model changed (saved calls, inputs needed, notes, path). Also in the snapshot. */
+export const WorkspaceMessageSchema = z.object({ type: z.literal('workspace'), workspace: WorkspaceStateSchema });
+
+/** Everything the proxy kept for a session this tab just subscribed to: replaces what the tab holds. */
+export const TraceResetMessageSchema = z.object({
+  type: z.literal('trace-reset'),
+  session: z.string(),
+  events: z.array(TraceEventSchema),
+  stats: TraceStatsSchema,
+});
+
+/** To the tab that sent `add-server` (every tab also gets the `session`). */
+export const ServerAddedMessageSchema = z.object({ type: z.literal('server-added'), requestId: z.string().optional(), session: SessionInfoSchema });
+
+/** `path`: absolute, as written. */
+export const WorkspaceSavedMessageSchema = z.object({ type: z.literal('workspace-saved'), requestId: z.string(), path: z.string() });
+
+/** The file changed on disk since Loupe read or wrote it: nothing written; resend with `overwrite: true` to replace it. */
+export const WorkspaceConflictMessageSchema = z.object({ type: z.literal('workspace-conflict'), requestId: z.string(), path: z.string(), reason: z.string() });
+
+export const ConfigLocationsMessageSchema = z.object({ type: z.literal('config-locations'), requestId: z.string(), locations: z.array(ConfigLocationSchema) });
+
+/**
+ * One schema per `type` (a discriminated union, the `response` one nested on `ok`): a message is
+ * checked against its own schema only (issue 9: an `events` batch was checked against two).
+ */
+export const ServerMessageSchema = z.discriminatedUnion('type', [
   SnapshotMessageSchema,
   SessionMessageSchema,
   SessionRemovedMessageSchema,
@@ -433,10 +599,21 @@ export const ServerMessageSchema = z.union([
   ProgressMessageSchema,
   ServerRequestMessageSchema,
   ServerRequestDoneMessageSchema,
+  WorkspaceMessageSchema,
+  TraceResetMessageSchema,
+  ServerAddedMessageSchema,
+  WorkspaceSavedMessageSchema,
+  WorkspaceConflictMessageSchema,
+  ConfigLocationsMessageSchema,
 ]);
 export type ServerMessage = z.infer<typeof ServerMessageSchema>;
 export type SnapshotMessage = z.infer<typeof SnapshotMessageSchema>;
 export type EventsMessage = z.infer<typeof EventsMessageSchema>;
+export type TraceResetMessage = z.infer<typeof TraceResetMessageSchema>;
+export type WorkspaceMessage = z.infer<typeof WorkspaceMessageSchema>;
+
+/** How many events per session the snapshot carries (the rest comes with `subscribe`). */
+export const SNAPSHOT_TAIL_EVENTS = 200;
 
 /** Parse an incoming envelope; failures are values (STYLE.md habit 5). */
 export function parseClientMessage(text: string): { ok: true; message: ClientMessage } | { ok: false; error: string } {

@@ -19,7 +19,7 @@ function error(argv: string[]): string {
 
 describe('parseCliArgs: defaults and flags', () => {
   it('has safe defaults', () => {
-    expect(options([])).toEqual({ open: true, host: '127.0.0.1', env: {}, headers: {}, help: false, version: false, target: [] });
+    expect(options([])).toEqual({ open: true, host: '127.0.0.1', env: {}, headers: {}, servers: [], help: false, version: false, target: [] });
   });
 
   it('reads --port, including 0 and the = form', () => {
@@ -85,7 +85,8 @@ describe('parseCliArgs: server options', () => {
   it('--cwd, --config, --server need non-empty values', () => {
     expect(options(['--cwd', '/w', 'node']).cwd).toBe('/w');
     expect(error(['--cwd=', 'node'])).toBe('--cwd needs a value.');
-    expect(options(['--config', 'mcp.json', '--server', 'a'])).toMatchObject({ config: 'mcp.json', server: 'a' });
+    expect(options(['--config', 'mcp.json', '--server', 'a'])).toMatchObject({ config: 'mcp.json', servers: ['a'] });
+    expect(options(['--config', 'mcp.json', '--server', 'a', '--server=b']).servers).toEqual(['a', 'b']);
   });
 });
 
@@ -218,41 +219,57 @@ describe('resolveTarget', () => {
     expect(resolveError(['--transport', 'stdio', 'http://h/'])).toMatch(/Transport stdio starts a command/);
   });
 
-  it('--config --server picks a server from the file', () => {
-    expect(resolved(['--config', 'mcp.json', '--server', 'local'], { 'mcp.json': mcpJson })).toEqual({
-      config: { kind: 'stdio', name: 'local', command: 'python3', args: ['server.py'], env: { A: '1', B: '2' } },
-      isDefault: false,
-      warnings: [],
-    });
+  const workspaceOf = (argv: string[], files: Record<string, string>) => {
+    const { workspace } = resolved(argv, files);
+    if (!workspace) throw new Error('no workspace');
+    return workspace;
+  };
+  const serverNamed = (argv: string[], files: Record<string, string>, name: string) => workspaceOf(argv, files).workspace.servers.find((s) => s.name === name);
+
+  it('--config without --server opens every server of the file and starts those not disabled (issue 9)', () => {
+    const file = JSON.stringify({ mcpServers: { ...JSON.parse(mcpJson).mcpServers, off: { command: 'x', disabled: true } } });
+    const ws = workspaceOf(['--config', 'mcp.json'], { 'mcp.json': file });
+    expect(ws.workspace.servers.map((s) => s.name)).toEqual(['local', 'remote', 'vars', 'off']);
+    expect(ws.start).toEqual(['local', 'remote', 'vars']);
+    expect(ws.path).toBe('mcp.json');
+    expect(ws.text).toBe(file);
+  });
+
+  it('--server picks the servers to start, repeatable, in the order given; the others stay listed', () => {
+    const ws = workspaceOf(['--config', 'mcp.json', '--server', 'vars', '--server', 'local'], { 'mcp.json': mcpJson });
+    expect(ws.start).toEqual(['vars', 'local']);
+    expect(ws.workspace.servers).toHaveLength(3);
+    expect(serverNamed(['--config', 'mcp.json', '--server', 'local'], { 'mcp.json': mcpJson }, 'local')?.config).toEqual({ kind: 'stdio', name: 'local', command: 'python3', args: ['server.py'], env: { A: '1', B: '2' } });
   });
 
   it('--config with one server needs no --server', () => {
     const file = '{"servers": {"only": {"type": "http", "url": "http://h/"}}}';
-    expect(resolved(['--config', 'c.json'], { 'c.json': file }).config).toMatchObject({ name: 'only', transport: 'auto' });
+    expect(serverNamed(['--config', 'c.json'], { 'c.json': file }, 'only')?.config).toMatchObject({ name: 'only', transport: 'auto' });
   });
 
-  it('errors name the file', () => {
+  it('errors name the file, the entry and why', () => {
     expect(resolveError(['--config', 'nope.json'])).toBe("Cannot read the config file nope.json: ENOENT: no such file or directory, open 'nope.json'");
-    expect(resolveError(['--config', 'bad.json'], { 'bad.json': '{' })).toMatch(/^bad\.json: Invalid JSON/);
-    expect(resolveError(['--config', 'mcp.json'], { 'mcp.json': mcpJson })).toBe('mcp.json: The config defines 3 servers ("local", "remote", "vars"); pick one with --server NAME.');
+    expect(resolveError(['--config', 'bad.json'], { 'bad.json': '{' })).toMatch(/^bad\.json: /);
     expect(resolveError(['--config', 'mcp.json', '--server', 'x'], { 'mcp.json': mcpJson })).toMatch(/^mcp\.json: No server named "x"; the config has "local", "remote", "vars"\./);
+    expect(resolveError(['--config', 'e.json'], { 'e.json': '{"mcpServers": {}}' })).toMatch(/^e\.json: .*no servers/i);
+    expect(resolveError(['--config', 'n.json'], { 'n.json': '{"mcpServers": {"odd": {"args": ["x"]}}}' })).toMatch(/^n\.json: Server "odd": /);
   });
 
-  it('keeps only the chosen server\'s warnings', () => {
-    expect(resolved(['--config', 'mcp.json', '--server', 'vars'], { 'mcp.json': mcpJson }).warnings).toEqual([
-      'Server "vars": ${workspaceFolder} left as is (Loupe does not substitute variables or prompt for inputs).',
-    ]);
-    expect(resolved(['--config', 'mcp.json', '--server', 'local'], { 'mcp.json': mcpJson }).warnings).toEqual([]);
+  it('passes on the file\'s notes, each naming its server', () => {
+    expect(resolved(['--config', 'mcp.json', '--server', 'vars'], { 'mcp.json': mcpJson }).warnings).toEqual([expect.stringMatching(/^Server "vars": \$\{workspaceFolder\}/)]);
   });
 
-  it('command-line env and cwd apply on top of a stdio server from the file', () => {
-    const { config } = resolved(['--config', 'mcp.json', '--server', 'local', '-e', 'B=cli', '--cwd', '/w'], { 'mcp.json': mcpJson });
-    expect(config).toEqual({ kind: 'stdio', name: 'local', command: 'python3', args: ['server.py'], env: { A: '1', B: 'cli' }, cwd: '/w' });
+  it('command-line env and cwd apply on top of the picked stdio server, marked secret', () => {
+    const argv = ['--config', 'mcp.json', '--server', 'local', '-e', 'B=cli', '--cwd', '/w'];
+    const local = serverNamed(argv, { 'mcp.json': mcpJson }, 'local');
+    expect(local?.config).toEqual({ kind: 'stdio', name: 'local', command: 'python3', args: ['server.py'], env: { A: '1', B: 'cli' }, cwd: '/w' });
+    expect(local?.secretEnv).toEqual(['B']);
+    expect(resolveError(['--config', 'mcp.json', '-e', 'B=cli'], { 'mcp.json': mcpJson })).toBe('mcp.json: -e/--env, --header, --cwd and --transport apply to one server: pick it with --server NAME.');
   });
 
   it('command-line headers and transport apply on top of a remote server from the file', () => {
-    const { config } = resolved(['--config', 'mcp.json', '--server', 'remote', '--header', 'authorization: Bearer cli', '--transport', 'http'], { 'mcp.json': mcpJson });
-    expect(config).toEqual({ kind: 'http', name: 'remote', url: 'https://h/mcp', transport: 'http', headers: { authorization: 'Bearer cli' } });
+    const argv = ['--config', 'mcp.json', '--server', 'remote', '--header', 'authorization: Bearer cli', '--transport', 'http'];
+    expect(serverNamed(argv, { 'mcp.json': mcpJson }, 'remote')?.config).toEqual({ kind: 'http', name: 'remote', url: 'https://h/mcp', transport: 'http', headers: { authorization: 'Bearer cli' } });
   });
 
   it('command-line options that do not fit the server from the file are errors', () => {

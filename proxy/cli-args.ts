@@ -3,14 +3,7 @@
  * Parsing stops at the first positional word, so that everything from the target on reaches the
  * server verbatim (`mcp-loupe npx -y srv --port 9` gives `--port 9` to the server).
  */
-import {
-  normalizeTarget,
-  parseMcpJson,
-  selectServer,
-  type Result,
-  type TargetInput,
-} from '../lib/server-config.ts';
-import type { ServerConfig } from '../lib/server-config-types.ts';
+export { resolveTarget, type ResolvedTarget, type TargetDeps, type WorkspaceTarget } from './cli-target.ts';
 
 export interface CliOptions {
   /** `undefined`: a free port near 6280; `0`: any free port. */
@@ -24,7 +17,8 @@ export interface CliOptions {
   transport?: 'stdio' | 'http' | 'sse';
   headers: Record<string, string>;
   config?: string;
-  server?: string;
+  /** `--server NAME`, repeatable: the servers of the --config file to connect (none: all of them). */
+  servers: string[];
   help: boolean;
   version: boolean;
   /** Events kept per session in the proxy's trace (oldest dropped, and counted, beyond it). */
@@ -40,7 +34,7 @@ export type CliParseResult = { ok: true; options: CliOptions } | { ok: false; er
 export const USAGE = `Usage:
   mcp-loupe [options] <command> [args...]      inspect a stdio server (node build/index.js, server.py, …)
   mcp-loupe [options] <url>                     inspect a remote server (Streamable HTTP, falling back to SSE)
-  mcp-loupe [options] --config <file> [--server <name>]
+  mcp-loupe [options] --config <file> [--server <name>]...
   mcp-loupe [options]                           inspect the bundled demo server
 
 Options go before the target; everything after the target is passed to the server.
@@ -50,8 +44,9 @@ Options go before the target; everything after the target is passed to the serve
   --cwd <dir>                     working directory for a stdio server
   --transport stdio|http|sse      force a transport (http: Streamable HTTP only, no SSE fallback)
   --header "Name: value"          HTTP header for a remote server (repeatable)
-  --config <file>                 read servers from an mcp.json-style file (Claude Desktop, Cursor, VS Code)
-  --server <name>                 the server to use from the --config file
+  --config <file>                 open the servers of an mcp.json-style file (Claude Desktop, Cursor, VS Code,
+                                  Claude Code, Windsurf, Cline; JSONC) and connect all of them at once
+  --server <name>                 connect only this server of the --config file (repeatable); the others are listed
   --trace-limit <n>               events kept per session in the trace (default 50000; older ones are dropped and counted)
   --connect-timeout <ms>          how long initialize may take before Loupe gives up (default 30000)
   --host <loopback>               127.0.0.1 (default), ::1 or localhost
@@ -93,7 +88,7 @@ const OPTIONS = new Map<string, OptionSpec>([
   ['--transport', valued(applyTransport)],
   ['--header', valued(applyHeader)],
   ['--config', nonEmpty((o, v) => (o.config = v))],
-  ['--server', nonEmpty((o, v) => (o.server = v))],
+  ['--server', nonEmpty((o, v) => void o.servers.push(v))],
   ['--host', valued(applyHost)],
   ['--trace-limit', valued(applyTraceLimit)],
   ['--connect-timeout', valued(applyConnectTimeout)],
@@ -166,7 +161,7 @@ function applyHost(o: CliOptions, value: string, f: string): string | undefined 
 }
 
 export function parseCliArgs(argv: string[]): CliParseResult {
-  const options: CliOptions = { open: true, host: '127.0.0.1', env: {}, headers: {}, help: false, version: false, target: [] };
+  const options: CliOptions = { open: true, host: '127.0.0.1', env: {}, headers: {}, servers: [], help: false, version: false, target: [] };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--') {
@@ -218,7 +213,7 @@ function checkCombination(o: CliOptions): string | undefined {
   if (o.config !== undefined && o.target.length > 0) {
     return `--config and a target (${o.target[0]}) cannot be combined: read the server from the file, or give its command or URL.`;
   }
-  if (o.server !== undefined && o.config === undefined) return '--server picks a server from a file: add --config <file>.';
+  if (o.servers.length > 0 && o.config === undefined) return '--server picks a server from a file: add --config <file>.';
   const serverOptions = [
     Object.keys(o.env).length > 0 && '-e/--env',
     o.cwd !== undefined && '--cwd',
@@ -231,91 +226,3 @@ function checkCombination(o: CliOptions): string | undefined {
   return undefined;
 }
 
-// ---------------------------------------------------------------------------------------------
-// From options to the server to connect to
-
-export interface TargetDeps {
-  readFile(path: string): string;
-  defaultServer(): ServerConfig;
-}
-
-export interface ResolvedTarget {
-  config: ServerConfig;
-  /** True when no target was given and the bundled demo server is used. */
-  isDefault: boolean;
-  /** About the chosen server only (from its mcp.json entry), for the CLI to print. */
-  warnings: string[];
-}
-
-export function resolveTarget(options: CliOptions, deps: TargetDeps): Result<ResolvedTarget> {
-  if (options.config !== undefined) return fromConfigFile(options.config, options, deps);
-  if (options.target.length > 0) {
-    const config = normalizeTarget({ ...serverOptions(options), target: options.target });
-    return config.ok ? { ok: true, value: { config: config.value, isDefault: false, warnings: [] } } : config;
-  }
-  try {
-    return { ok: true, value: { config: deps.defaultServer(), isDefault: true, warnings: [] } };
-  } catch (e) {
-    return fail(messageOf(e));
-  }
-}
-
-const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
-
-function serverOptions(o: CliOptions): Omit<TargetInput, 'target'> {
-  return { env: o.env, cwd: o.cwd, headers: o.headers, transport: o.transport };
-}
-
-function fromConfigFile(file: string, options: CliOptions, deps: TargetDeps): Result<ResolvedTarget> {
-  let text: string;
-  try {
-    text = deps.readFile(file);
-  } catch (e) {
-    return fail(`Cannot read the config file ${file}: ${messageOf(e)}`);
-  }
-  const parsed = parseMcpJson(text);
-  if (!parsed.ok) return fail(`${file}: ${parsed.error}`);
-  const picked = selectServer(parsed.value, options.server);
-  if (!picked.ok) return fail(`${file}: ${picked.error}`);
-  const name = picked.value.name ?? '';
-  const config = withOverrides(picked.value, options);
-  if (!config.ok) return fail(`${file}: Server ${JSON.stringify(name)}: ${config.error}`);
-  // parseMcpJson prefixes each warning with its server; keep the chosen server's.
-  const warnings = parsed.warnings.filter((w) => w.startsWith(`Server ${JSON.stringify(name)}: `));
-  return { ok: true, value: { config: config.value, isDefault: false, warnings } };
-}
-
-/**
- * Command-line -e/--cwd/--header/--transport on top of a server from a file (handy for a token
- * kept out of the file). Re-normalising applies the same checks as for a typed target.
- */
-function withOverrides(config: ServerConfig, o: CliOptions): Result<ServerConfig> {
-  const given = serverOptions(o);
-  if (!Object.keys(o.env).length && o.cwd === undefined && !Object.keys(o.headers).length && !o.transport) {
-    return { ok: true, value: config };
-  }
-  if (config.kind === 'stdio') {
-    return normalizeTarget({
-      ...given,
-      name: config.name,
-      target: [config.command, ...config.args],
-      env: { ...config.env, ...o.env },
-      cwd: o.cwd ?? config.cwd,
-      transport: o.transport ?? 'stdio',
-    });
-  }
-  return normalizeTarget({
-    ...given,
-    name: config.name,
-    target: [config.url],
-    headers: mergeHeaders(config.headers, o.headers),
-    transport: o.transport ?? (config.transport === 'auto' ? undefined : config.transport),
-  });
-}
-
-/** HTTP header names are case-insensitive: `--header "authorization: …"` replaces the file's `Authorization`. */
-function mergeHeaders(base: Record<string, string>, extra: Record<string, string>): Record<string, string> {
-  const overridden = new Set(Object.keys(extra).map((name) => name.toLowerCase()));
-  const kept = Object.entries(base).filter(([name]) => !overridden.has(name.toLowerCase()));
-  return { ...Object.fromEntries(kept), ...extra };
-}

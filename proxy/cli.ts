@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describeConfig } from '../lib/server-config.ts';
-import { parseCliArgs, resolveTarget, USAGE } from './cli-args.ts';
+import { parseCliArgs, resolveTarget, USAGE, type ResolvedTarget } from './cli-args.ts';
 import { defaultServer } from './default-server.ts';
 import { launch, VERSION, type RunningLoupe } from './launch.ts';
 import { openBrowser } from './open-browser.ts';
@@ -48,9 +48,10 @@ async function main(argv: string[]): Promise<void> {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => stop(signal));
 
   const exposed = !isLoopbackAddress(options.host);
-  const what = target.value.isDefault ? 'the bundled demo server (server-everything)' : describeConfig(target.value.config);
+  const what = describeWhat(target.value);
   state.running = await launch({
     config: target.value.config,
+    workspace: target.value.workspace,
     port: options.port,
     host: options.host,
     traceLimit: options.traceLimit,
@@ -66,6 +67,16 @@ async function main(argv: string[]): Promise<void> {
   );
   // A signal that came while starting: stop now that there is something to stop.
   if (state.stopping) await state.running.close().finally(() => process.exit(0));
+}
+
+/** `node build/index.js`, or `3 servers from mcp.json (a, b; c not started)`. */
+function describeWhat(target: ResolvedTarget): string {
+  if (target.isDefault) return 'the bundled demo server (server-everything)';
+  if (target.config) return describeConfig(target.config);
+  const { path, workspace, start } = target.workspace!;
+  const idle = workspace.servers.filter((s) => !start.includes(s.name)).map((s) => s.name);
+  const count = workspace.servers.length;
+  return `${count} server${count === 1 ? '' : 's'} from ${path} (${start.join(', ') || 'none started'}${idle.length > 0 ? `; not started: ${idle.join(', ')}` : ''})`;
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => exitWith(error instanceof Error ? (error.stack ?? error.message) : String(error), 1));

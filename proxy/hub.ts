@@ -1,46 +1,72 @@
 /**
- * The session registry and the proxy side of the wire protocol (lib/wire.ts): every tab's
- * WebSocket sees every session; trace events are batched per tick so that a flood of frames costs
- * one message per tick, not one per frame.
+ * The session registry and the proxy side of the wire protocol (lib/wire.ts): one session per
+ * server of the workspace (issue 9), each tab subscribed to the sessions it shows
+ * (hub-subscriptions.ts, which also batches trace events: a flood costs one message per window).
+ * The workspace messages (add/update/remove servers, save, inputs) are in hub-workspace.ts.
  */
 import type { RawData, WebSocket } from 'ws';
 import type { ServerConfig } from '../lib/server-config-types.ts';
-import { parseClientMessage, WIRE_VERSION, type ClientMessage, type LoupeError, type SendRawMessage, type ServerMessage, type SessionInfo, type TraceEvent, type TraceStats } from '../lib/wire.ts';
-import { asRequestId, internalError, isWireError, progressOf, rawMessageOf, serialise, type ResponseHead } from './hub-messages.ts';
-import type { RawOutcome } from './raw-router.ts';
+import { parseClientMessage, SNAPSHOT_TAIL_EVENTS, WIRE_VERSION, type ClientMessage, type LoupeError, type ServerMessage, type SessionInfo } from '../lib/wire.ts';
+import type { Workspace } from '../lib/workspace.ts';
+import { internalError, serialise } from './hub-messages.ts';
+import { relayRawMessage, relayRequest } from './hub-requests.ts';
+import { TabFeed } from './hub-subscriptions.ts';
+import { dispatchWorkspace, isWorkspaceMessage } from './hub-workspace.ts';
 import { ServerRequestBroker } from './server-requests.ts';
-import { Session } from './session.ts';
+import { Session, type ClientSideOptions } from './session.ts';
 import { TraceRecorder, type TraceLimits, DEFAULT_TRACE_LIMITS } from './trace-recorder.ts';
+import { hashText } from './workspace-file.ts';
+import { WorkspaceModel, type EntryInit } from './workspace-model.ts';
 
 /** A tab that cannot keep up is disconnected (it reconnects and gets a fresh snapshot) rather than growing our memory without bound. */
 const MAX_BUFFERED_BYTES = 512 * 1024 * 1024;
-const FLUSH_DELAY_MS = 4;
+
+export interface HubDefaults {
+  /** The `--connect-timeout` of the launch, for every session (the page's connect may override it). */
+  connectTimeoutMs?: number;
+  /** Loupe's own environment, for `${env:X}` (default process.env). */
+  env?: Record<string, string | undefined>;
+  /** The folder Loupe was started in: relative save paths and project config files are found from it. */
+  cwd?: string;
+}
 
 export class Hub {
   private readonly sessions = new Map<string, Session>();
-  private readonly clients = new Set<WebSocket>();
-  private pending: TraceEvent[] = [];
-  private readonly droppedSent = new Map<string, number>();
-  private flushScheduled = false;
+  private readonly unsubscribe = new Map<string, () => void>();
+  private readonly feed: TabFeed;
   private nextId = 1;
   primary?: string;
+  readonly model: WorkspaceModel;
+  readonly cwd: string;
   private readonly broker = new ServerRequestBroker({
     added: (request) => this.broadcastNow({ type: 'server-request', request }),
     done: (session, requestId, how) => this.broadcastNow({ type: 'server-request-done', session, requestId, how }),
   });
 
-  /** `connectTimeoutMs`: the `--connect-timeout` of the launch, for every session (the page's connect may override it). */
   constructor(
     private readonly traceLimits: TraceLimits = DEFAULT_TRACE_LIMITS,
-    private readonly defaults: { connectTimeoutMs?: number } = {},
-  ) {}
+    private readonly defaults: HubDefaults = {},
+  ) {
+    this.model = new WorkspaceModel(defaults.env ?? process.env);
+    this.cwd = defaults.cwd ?? process.cwd();
+    this.feed = new TabFeed({
+      sendText: (ws, text) => this.sendText(ws, text),
+      stats: (id) => this.sessions.get(id)?.trace.stats(),
+      events: (id) => this.sessions.get(id)?.trace.all(),
+      sessionIds: () => [...this.sessions.keys()],
+    });
+  }
 
-  createSession(config: ServerConfig): Session {
+  /** A session for a server (not connected yet, not announced: the caller connects or announces it). */
+  createSession(config: ServerConfig, init: Omit<EntryInit, 'config'> = {}): Session {
     const id = `s${this.nextId++}`;
     const trace = new TraceRecorder(id, this.traceLimits);
-    trace.subscribe((event) => this.queue(event));
+    this.unsubscribe.set(id, trace.subscribe((event) => this.feed.queue(event)));
     const session = new Session(id, config, trace, (info) => this.onSessionChange(info), this.broker, this.defaults.connectTimeoutMs);
     this.sessions.set(id, session);
+    this.model.add(id, { ...init, config });
+    session.setView(this.model.view(id)!);
+    this.feed.sessionCreated(id);
     return session;
   }
 
@@ -48,15 +74,90 @@ export class Hub {
     return this.sessions.get(id);
   }
 
+  sessionList(): Session[] {
+    return [...this.sessions.values()];
+  }
+
+  /**
+   * A session per server of the file (`--config`), in its order; every one not disabled connects at
+   * once, in parallel, and one that fails stops none of the others. `hub.primary` is the first.
+   */
+  openWorkspace(workspace: Workspace, file?: { path: string; text: string }, start?: readonly string[]): Session[] {
+    this.model.load(workspace, file?.path, file ? hashText(file.text) : undefined);
+    const created = workspace.servers.map((server) =>
+      this.createSession(server.config, {
+        name: server.name,
+        disabled: server.disabled,
+        secretEnv: server.secretEnv,
+        secretHeaders: server.secretHeaders,
+        clientCapabilities: server.extras.clientCapabilities,
+        savedCalls: server.extras.savedCalls,
+      }),
+    );
+    const starting = created.filter((s) => {
+      const entry = this.model.entry(s.id);
+      return entry !== undefined && (start ? start.includes(entry.name) : !entry.disabled);
+    });
+    this.primary ??= (starting[0] ?? created[0])?.id;
+    for (const session of created) {
+      if (starting.includes(session)) void this.start(session);
+      else session.announce();
+    }
+    this.broadcastWorkspace();
+    return created;
+  }
+
+  /**
+   * Connects a session with its config as written, references resolved (`${env:X}` from Loupe's
+   * environment, `${input:X}` from what the page provided). A server missing an input waits,
+   * disconnected, with a note, until `provide-inputs`. Never throws: failure is a status.
+   */
+  async start(session: Session, options: ClientSideOptions = {}): Promise<void> {
+    const resolved = this.model.resolve(session.id);
+    if (!resolved) return;
+    session.trace.secretValues = this.model.secretValuesOf(session.id);
+    session.setView(this.model.view(session.id, resolved.missing)!);
+    if (resolved.missing.length > 0) {
+      session.announce();
+      this.broadcastWorkspace();
+      return;
+    }
+    const clientCapabilities = options.clientCapabilities ?? this.model.entry(session.id)?.clientCapabilities;
+    await session.connect(resolved.config, { ...options, clientCapabilities });
+  }
+
+  /** Forgets a session: every tab hears `session-removed` at once; its process is stopped after. */
+  async removeSession(id: string): Promise<void> {
+    const session = this.sessions.get(id);
+    if (!session) return;
+    this.feed.sessionRemoved(id);
+    this.sessions.delete(id);
+    this.unsubscribe.get(id)?.();
+    this.unsubscribe.delete(id);
+    this.model.remove(id);
+    if (this.primary === id) this.primary = this.sessions.keys().next().value;
+    this.broadcast({ type: 'session-removed', session: id });
+    this.broadcastWorkspace();
+    await session.shutdown();
+  }
+
+  broadcastWorkspace(): void {
+    this.broadcastNow({ type: 'workspace', workspace: this.model.state() });
+  }
+
+  subscribe(ws: WebSocket, sessions: string[]): void {
+    this.feed.subscribe(ws, sessions);
+  }
+
   attach(ws: WebSocket): void {
     // What is queued is in the snapshot: it goes to the other tabs before this one joins them (else
     // this tab would get those events twice, in an `events` message and in its snapshot).
     this.flush();
-    this.clients.add(ws);
+    this.feed.add(ws);
     this.sendTo(ws, this.snapshot());
     ws.on('message', (data, isBinary) => this.onSocketMessage(ws, data, isBinary));
-    ws.on('close', () => this.clients.delete(ws));
-    ws.on('error', () => this.clients.delete(ws));
+    ws.on('close', () => this.feed.delete(ws));
+    ws.on('error', () => this.feed.delete(ws));
   }
 
   /**
@@ -66,7 +167,7 @@ export class Hub {
   async shutdown(): Promise<void> {
     await Promise.allSettled([...this.sessions.values()].map((s) => s.shutdown()));
     this.flush();
-    for (const ws of this.clients) ws.close(1001, 'Loupe is shutting down');
+    for (const ws of this.feed.tabList()) ws.close(1001, 'Loupe is shutting down');
   }
 
   private snapshot(): ServerMessage {
@@ -75,10 +176,12 @@ export class Hub {
       type: 'snapshot',
       version: WIRE_VERSION,
       sessions: sessions.map((s) => s.snapshot()),
-      events: sessions.flatMap((s) => s.trace.all()),
+      // A tail only: the whole trace of a session comes when the tab subscribes to it (trace-reset).
+      events: sessions.flatMap((s) => s.trace.tail(SNAPSHOT_TAIL_EVENTS)),
       stats: sessions.map((s) => s.trace.stats()),
       primary: this.primary,
       serverRequests: this.broker.list(),
+      workspace: this.model.state(),
     };
   }
 
@@ -107,12 +210,16 @@ export class Hub {
   }
 
   private async dispatch(ws: WebSocket, message: ClientMessage): Promise<void> {
+    if (isWorkspaceMessage(message)) return dispatchWorkspace(this, ws, message);
     switch (message.type) {
       case 'connect': {
+        // The config comes back as the page was shown it: secrets as references (kept values).
         const existing = message.session ? this.sessions.get(message.session) : undefined;
+        if (existing) this.model.update(existing.id, { config: message.config });
         const session = existing ?? this.createSession(message.config);
         const { clientCapabilities, roots, serverRequestTimeoutMs, connectTimeoutMs } = message;
-        return session.connect(message.config, { clientCapabilities, roots, serverRequestTimeoutMs, connectTimeoutMs });
+        if (clientCapabilities) this.model.update(session.id, { config: this.model.entry(session.id)!.config, clientCapabilities });
+        return this.start(session, { clientCapabilities, roots, serverRequestTimeoutMs, connectTimeoutMs });
       }
       case 'disconnect':
         return this.withSession(ws, message.session, (s) => s.disconnect());
@@ -130,115 +237,45 @@ export class Hub {
         }
         return;
       case 'send-raw':
-        return this.withSession(ws, message.session, (s) => this.sendRaw(ws, s, message));
+        return this.withSession(ws, message.session, (s) => relayRawMessage(this, ws, s, message));
       case 'request':
-        return this.withSession(ws, message.session, async (s) => {
-          const started = performance.now();
-          const outcome = await s.request(message.id, message.method, message.params, {
-            timeoutMs: message.timeoutMs,
-            resetTimeoutOnProgress: message.resetTimeoutOnProgress,
-            maxTotalTimeoutMs: message.maxTotalTimeoutMs,
-            // Progress is asked for on tool calls (and wherever the page put a progressToken): on
-            // every request it would add a `_meta` the user did not write to the frames.
-            onProgress: wantsProgress(message.method, message.params)
-              ? (p) => {
-                  const progress = progressOf(p);
-                  if (progress) this.sendTo(ws, { type: 'progress', id: message.id, session: s.id, ...progress });
-                }
-              : undefined,
-          });
-          // The response goes out before the tick's batch of trace events (the frames follow within
-          // the same tick): a caller waiting on the result does not wait for the trace's serialisation.
-          this.sendOutcome(ws, { type: 'response', id: message.id, session: s.id, durationMs: performance.now() - started, rpcId: 'rpcId' in outcome ? outcome.rpcId : undefined }, outcome);
-        });
+        return this.withSession(ws, message.session, (s) => relayRequest(this, ws, s, message));
     }
   }
 
-  private async sendRaw(ws: WebSocket, s: Session, message: SendRawMessage): Promise<void> {
-    const started = performance.now();
-    const raw = rawMessageOf(message);
-    const base = { type: 'response' as const, id: message.id, session: s.id };
-    if (!raw.ok) return this.sendTo(ws, { ...base, ok: false, error: raw.error, durationMs: 0 });
-    const outcome = await s.sendRaw(raw.message, message.origin, message.timeoutMs);
-    this.sendOutcome(ws, { ...base, durationMs: performance.now() - started, rpcId: asRequestId(raw.message.id) }, outcome);
-  }
-
-  /**
-   * The server's answer as the page's `response`. Where the transport kept the frame's text, the
-   * envelope is built around it as text (the `frame` member, lib/wire.ts): a result of any depth
-   * goes to the page without being serialised again.
-   */
-  private sendOutcome(ws: WebSocket, base: ResponseHead, outcome: RawOutcome): void {
-    if (!outcome.ok && !isWireError(outcome.error)) {
-      const error: LoupeError = { code: 'BAD_MESSAGE', message: 'The server answered with an error that is not a JSON-RPC error object (it needs a numeric "code" and a string "message"); its frame is in History.' };
-      return this.sendTo(ws, { ...base, ok: false, error });
-    }
-    if (outcome.frame !== undefined) {
-      const head = JSON.stringify({ ...base, ok: outcome.ok });
-      return this.sendText(ws, `${head.slice(0, -1)},"frame":${outcome.frame}}`);
-    }
-    this.sendTo(ws, outcome.ok ? { ...base, ok: true, result: outcome.result } : { ...base, ok: false, error: outcome.error });
-  }
-
-  private async withSession(ws: WebSocket, id: string, act: (s: Session) => void | Promise<void>): Promise<void> {
+  async withSession(ws: WebSocket, id: string, act: (s: Session) => void | Promise<void>): Promise<void> {
     const session = this.sessions.get(id);
     if (!session) return this.sendError(ws, { code: 'NO_SESSION', message: `No session ${id}.` });
     await act(session);
   }
 
   private onSessionChange(info: SessionInfo): void {
-    this.flush();
-    this.broadcast({ type: 'session', session: info });
-  }
-
-  private queue(event: TraceEvent): void {
-    this.pending.push(event);
-    if (this.flushScheduled) return;
-    this.flushScheduled = true;
-    // A few milliseconds of coalescing: a request's frames go out in one message after its
-    // response (not in the way of it), and a flood costs one message per window. The page itself
-    // draws in 50 ms batches.
-    setTimeout(() => this.flush(), FLUSH_DELAY_MS);
+    // A removed session still stopping says nothing more (the page has forgotten it).
+    if (!this.sessions.has(info.id)) return;
+    this.broadcastNow({ type: 'session', session: info });
   }
 
   private flush(): void {
-    this.flushScheduled = false;
-    if (this.pending.length === 0) return;
-    const events = this.pending;
-    this.pending = [];
-    const stats = this.changedStats(events);
-    this.broadcast(stats.length > 0 ? { type: 'events', events, stats } : { type: 'events', events });
-  }
-
-  /** Trace stats of the sessions in this batch whose dropped count moved: the page shows drops live. */
-  private changedStats(events: TraceEvent[]): TraceStats[] {
-    const out: TraceStats[] = [];
-    for (const id of new Set(events.map((e) => e.session))) {
-      const stats = this.sessions.get(id)?.trace.stats();
-      if (!stats || stats.dropped === (this.droppedSent.get(id) ?? 0)) continue;
-      this.droppedSent.set(id, stats.dropped);
-      out.push(stats);
-    }
-    return out;
+    this.feed.flush();
   }
 
   /** For messages that must not overtake the trace events already queued. */
-  private broadcastNow(message: ServerMessage): void {
+  broadcastNow(message: ServerMessage): void {
     this.flush();
     this.broadcast(message);
   }
 
-  private broadcast(message: ServerMessage): void {
-    if (this.clients.size === 0) return;
+  broadcast(message: ServerMessage): void {
+    if (this.feed.size === 0) return;
     const text = serialise(message);
-    for (const ws of this.clients) this.sendText(ws, text);
+    for (const ws of this.feed.tabList()) this.sendText(ws, text);
   }
 
-  private sendTo(ws: WebSocket, message: ServerMessage): void {
+  sendTo(ws: WebSocket, message: ServerMessage): void {
     this.sendText(ws, serialise(message));
   }
 
-  private sendText(ws: WebSocket, text: string): void {
+  sendText(ws: WebSocket, text: string): void {
     if (ws.readyState !== ws.OPEN) return;
     if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
       ws.close(1013, 'The page fell too far behind; reload to resume');
@@ -251,12 +288,7 @@ export class Hub {
     }
   }
 
-  private sendError(ws: WebSocket, error: LoupeError): void {
+  sendError(ws: WebSocket, error: LoupeError): void {
     this.sendTo(ws, { type: 'error', error });
   }
-}
-
-function wantsProgress(method: string, params: Record<string, unknown> | undefined): boolean {
-  const meta = params?._meta as { progressToken?: unknown } | undefined;
-  return method === 'tools/call' || meta?.progressToken !== undefined;
 }

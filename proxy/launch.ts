@@ -3,7 +3,9 @@
  * imported), then create the primary session. Used by the CLI and by the integration tests.
  */
 import { fileURLToPath } from 'node:url';
+import path from 'node:path';
 import type { ServerConfig } from '../lib/server-config-types.ts';
+import type { Workspace } from '../lib/workspace.ts';
 import type { Hub } from './hub.ts';
 import { newToken } from './security.ts';
 import { createLoupeServer } from './server.ts';
@@ -15,6 +17,16 @@ const PORT_TRIES = 20;
 export interface LaunchOptions {
   /** The server to connect at start; none means "no session yet". */
   config?: ServerConfig;
+  /**
+   * The servers of a workspace file (--config, issue 9): each gets a session; those named in
+   * `start` (default: every one not disabled) connect at once, in parallel. `path` is resolved
+   * against `cwd`.
+   */
+  workspace?: { path: string; text: string; workspace: Workspace; start?: string[] };
+  /** The folder relative save paths are resolved against (default process.cwd()). */
+  cwd?: string;
+  /** Loupe's environment for `${env:X}` references (default process.env). */
+  env?: Record<string, string | undefined>;
   /** Exact port (0 = any free one); undefined = the first free one from 6280. */
   port?: number;
   host?: string;
@@ -82,7 +94,8 @@ export async function launch(options: LaunchOptions = {}): Promise<RunningLoupe>
   const token = options.token ?? newToken();
   const host = options.host ?? '127.0.0.1';
   const hubPromise = Promise.all([import('./hub.ts'), import('./trace-recorder.ts')]).then(
-    ([{ Hub }, { DEFAULT_TRACE_LIMITS }]) => new Hub({ ...DEFAULT_TRACE_LIMITS, maxEvents: options.traceLimit ?? DEFAULT_TRACE_LIMITS.maxEvents }, { connectTimeoutMs: options.connectTimeoutMs }),
+    ([{ Hub }, { DEFAULT_TRACE_LIMITS }]) =>
+      new Hub({ ...DEFAULT_TRACE_LIMITS, maxEvents: options.traceLimit ?? DEFAULT_TRACE_LIMITS.maxEvents }, { connectTimeoutMs: options.connectTimeoutMs, cwd: options.cwd, env: options.env }),
   );
   hubPromise.catch(() => undefined);
   const { server } = createLoupeServer({ token, uiRoot: options.uiRoot ?? defaultUiRoot(), hub: () => hubPromise, extraHosts: options.extraHosts, version: VERSION });
@@ -91,10 +104,14 @@ export async function launch(options: LaunchOptions = {}): Promise<RunningLoupe>
   const origin = `http://${hostForUrl}:${port}`;
   options.onListening?.({ url: `${origin}/?token=${token}`, origin, port, token });
   const hub = await hubPromise;
-  if (options.config) {
+  if (options.workspace) {
+    const { workspace, text, start } = options.workspace;
+    const file = { path: path.resolve(options.cwd ?? process.cwd(), options.workspace.path), text };
+    hub.openWorkspace(workspace, file, start);
+  } else if (options.config) {
     const session = hub.createSession(options.config);
     hub.primary = session.id;
-    void session.connect(options.config);
+    void hub.start(session);
   }
   let closing: Promise<void> | undefined;
   const close = () =>

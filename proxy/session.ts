@@ -40,11 +40,19 @@ export interface ClientSideOptions {
 
 type Opened = { ok: true } | { ok: false; error: LoupeError };
 
+/**
+ * What the page is shown of a session beside its state (issue 9): its name, its config as written
+ * (references for secrets, never their values: the session itself holds the resolved config), and
+ * what it waits for. Kept by the hub's workspace model.
+ */
+export type SessionView = Pick<SessionInfo, 'name' | 'config' | 'disabled' | 'secretEnv' | 'secretHeaders' | 'waitingForInputs' | 'note'>;
+
 export class Session {
   private client?: Client;
   private transport?: Transport;
   private stdio?: StdioTapTransport;
-  private info: Omit<SessionInfo, 'id' | 'config' | 'status' | 'since'> = {};
+  private info: Omit<SessionInfo, 'id' | 'name' | 'config' | 'status' | 'since'> = {};
+  private view?: SessionView;
   private statusValue: SessionStatus = 'disconnected';
   private since = Date.now();
   private closing = false;
@@ -87,10 +95,22 @@ export class Session {
     return this.statusValue;
   }
 
+  /** Sets what the page is shown (the snapshot's name and config); announced by the next change or by `announce`. */
+  setView(view: SessionView): void {
+    this.view = view;
+  }
+
+  announce(): void {
+    this.onChange(this.snapshot());
+  }
+
   snapshot(): SessionInfo {
     return {
       id: this.id,
-      config: this.configValue,
+      name: this.configValue.name ?? this.id,
+      ...this.view,
+      // Never the resolved config when there is a view: that one holds the secrets' values.
+      config: this.view?.config ?? this.configValue,
       status: this.statusValue,
       since: this.since,
       ...this.info,
@@ -116,7 +136,7 @@ export class Session {
     if (options.connectTimeoutMs) this.connectTimeoutMs = options.connectTimeoutMs;
     this.info = {};
     this.setStatus('connecting');
-    this.trace.record({ kind: 'transport', level: 'info', message: `Connecting to ${describeTarget(config)}` });
+    this.trace.record({ kind: 'transport', level: 'info', message: `Connecting to ${describeTarget(this.view?.config ?? config)}` });
     const outcome = config.kind === 'stdio' ? await this.connectStdio(config, generation) : await this.connectHttp(config, generation);
     if (generation !== this.generation) return;
     if (!outcome.ok) {

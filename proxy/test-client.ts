@@ -7,6 +7,8 @@ import { parseServerMessage, type ResponseMessage, type ServerMessage, type Sess
 
 export class WireTestClient {
   readonly messages: ServerMessage[] = [];
+  /** Every frame as it came (tests look for secrets in the exact text). */
+  readonly texts: string[] = [];
   readonly events: TraceEvent[] = [];
   readonly sessions = new Map<string, SessionInfo>();
   private waiters: Array<() => void> = [];
@@ -14,6 +16,7 @@ export class WireTestClient {
 
   private constructor(readonly ws: WebSocket) {
     ws.on('message', (data) => {
+      this.texts.push(data.toString());
       const parsed = parseServerMessage(data.toString());
       if (!parsed.ok) throw new Error(`invalid server message: ${parsed.error}`);
       this.take(parsed.message);
@@ -38,6 +41,13 @@ export class WireTestClient {
       this.events.push(...message.events);
     } else if (message.type === 'session') this.sessions.set(message.session.id, message.session);
     else if (message.type === 'events') this.events.push(...message.events);
+    else if (message.type === 'session-removed') this.sessions.delete(message.session);
+    else if (message.type === 'trace-reset') {
+      // Replaces what this tab held of that session (issue 9).
+      const others = this.events.filter((e) => e.session !== message.session);
+      this.events.length = 0;
+      this.events.push(...others, ...message.events);
+    }
     const waiters = this.waiters;
     this.waiters = [];
     for (const wake of waiters) wake();

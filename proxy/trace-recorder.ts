@@ -56,8 +56,16 @@ export class TraceRecorder {
     this.origins.set(raw, origin);
   }
 
+  /**
+   * Values the page must never see (issue 9: the secret env/header values of this session). An
+   * HTTP exchange's request headers carrying one are masked here, at the source, whatever their
+   * names (http-tap.ts masks the usual names by itself).
+   */
+  secretValues: readonly string[] = [];
+
   record(input: TraceEventInput): TraceEvent {
     const event = { ...input, session: this.session, seq: ++this.seq, ts: now() } as TraceEvent;
+    if (event.kind === 'http' && this.secretValues.length > 0) event.requestHeaders = this.masked(event.requestHeaders);
     if (this.origins.size > 0 && event.kind === 'frame' && event.dir === 'out') {
       const origin = this.origins.get(event.raw);
       if (origin) {
@@ -81,6 +89,19 @@ export class TraceRecorder {
   /** The kept events, oldest first. */
   all(): TraceEvent[] {
     return this.events.slice(this.head);
+  }
+
+  /** The last `count` kept events, oldest first (the snapshot's tail, issue 9). */
+  tail(count: number): TraceEvent[] {
+    return this.events.slice(Math.max(this.head, this.events.length - count));
+  }
+
+  private masked(headers: Record<string, string>): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const [name, value] of Object.entries(headers)) {
+      out[name] = this.secretValues.some((secret) => secret !== '' && value.includes(secret)) ? `•••• (${value.length} chars, secret)` : value;
+    }
+    return out;
   }
 
   stats(): TraceStats {

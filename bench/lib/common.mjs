@@ -147,6 +147,21 @@ export function rssWithWatchdogs(pid) {
   return watchdogPids(pid).reduce((sum, child) => sum + rssBytes(child), rssBytes(pid));
 }
 
+/** Proportional set size of one process (its share of pages it shares with others), from /proc/<pid>/smaps_rollup. */
+export function pssBytes(pid) {
+  const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+  return Number(rollup.match(/^Pss:\s+(\d+)\s+kB/m)?.[1]) * 1024;
+}
+
+/**
+ * RSS of a process plus the Pss of its watchdogs: each `/bin/sh` watchdog shares nearly all its
+ * pages (the shell's text, libc) with every other shell on the machine, so its RSS would count
+ * those once per session; Pss counts its share (issue 9's fairer figure for many sessions).
+ */
+export function rssWithWatchdogPss(pid) {
+  return watchdogPids(pid).reduce((sum, child) => sum + pssBytes(child), rssBytes(pid));
+}
+
 /** Median of several RSS samples taken `intervalMs` apart. */
 export async function sampleRss(pid, samples = 5, intervalMs = 250, measure = rssBytes) {
   const values = [];
