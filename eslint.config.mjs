@@ -1,9 +1,9 @@
-// Lint: correctness rules plus the layer arrows of ARCHITECTURE.md, so that nobody has to remember them.
+// Lint: correctness rules plus the layer arrows of docs/architecture.md, so that nobody has to remember them.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 const restrict = (patterns) => ({
-  'no-restricted-imports': ['error', { patterns: patterns.map((group) => ({ group, message: 'Layer rule (ARCHITECTURE.md): this folder may not import that.' })) }],
+  'no-restricted-imports': ['error', { patterns: patterns.map((group) => ({ group, message: 'Layer rule (docs/architecture.md): this folder may not import that.' })) }],
 });
 
 export default tseslint.config(
@@ -20,7 +20,8 @@ export default tseslint.config(
   },
   {
     files: ['lib/**/*.ts'],
-    rules: restrict([['node:*', 'fs', 'path', 'child_process', 'react', 'react-dom', '**/proxy/**', '**/app/**', '**/components/**', 'ws']]),
+    // No form library either (issue 9): rjsf's validator lives in components/rjsf-validator.ts.
+    rules: restrict([['node:*', 'fs', 'path', 'child_process', 'react', 'react-dom', '@rjsf/*', 'next', 'next/*', '**/proxy/**', '**/app/**', '**/components/**', 'ws']]),
   },
   { files: ['proxy/**/*.ts'], rules: restrict([['**/app/**', '**/components/**', 'react', 'react-dom', 'next', 'next/*']]) },
   { files: ['components/**/*.ts', 'components/**/*.tsx'], rules: restrict([['**/proxy/**', '**/app/**', 'ws', 'node:*']]) },

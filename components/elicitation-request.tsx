@@ -5,7 +5,8 @@
 import Form from '@rjsf/core';
 import { useMemo, useState, type ReactNode } from 'react';
 import { elicitContent, type ElicitAction, type ElicitationView } from '../lib/elicitation.ts';
-import { checkInputSchema, validatorFor } from '../lib/tool-schema.ts';
+import { checkInputSchema } from '../lib/tool-schema.ts';
+import { validatorFor } from './rjsf-validator.ts';
 import { Pre, Text } from './text.tsx';
 import { Badge, buttonClass, Note, primaryButtonClass } from './ui.tsx';
 

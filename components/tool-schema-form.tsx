@@ -6,7 +6,8 @@
 import Form from '@rjsf/core';
 import type { ErrorSchema, RJSFSchema } from '@rjsf/utils';
 import { useMemo, type ReactNode } from 'react';
-import { validatorFor, type SchemaCheck } from '../lib/tool-schema.ts';
+import type { SchemaCheck } from '../lib/tool-schema.ts';
+import { validatorFor } from './rjsf-validator.ts';
 import { ToolJsonField, type JsonFieldContext } from './tool-json-field.tsx';
 
 const UI_SCHEMA = { 'ui:submitButtonOptions': { norender: true } };

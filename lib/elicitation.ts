@@ -6,7 +6,10 @@
  * The server is untrusted: a schema outside the spec's restricted subset is still shown (with the
  * problem named), a schema that cannot be compiled or a URL that cannot be parsed is reported.
  */
-import type { RJSFSchema, UiSchema } from '@rjsf/utils';
+import type { JsonSchemaObject as RJSFSchema } from './json-schema-validation.ts';
+
+/** rjsf's uiSchema shape, without depending on rjsf in lib/. */
+export type UiSchema = Record<string, unknown>;
 
 type Obj = Record<string, unknown>;
 

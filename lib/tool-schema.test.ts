@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkInputSchema, errorSchemaOf, parseTools, validateArguments, validationIssues, validatorFor } from './tool-schema.ts';
+import { checkInputSchema, errorSchemaOf, parseTools, validateArguments, validationIssues } from './tool-schema.ts';
 
 const draft07 = {
   $schema: 'http://json-schema.org/draft-07/schema#',
@@ -62,18 +62,6 @@ describe('parseTools', () => {
     ]);
     expect(tools[0].hints).toEqual({ readOnlyHint: true });
     expect(problems).toEqual(['tool #3 has no string "name" and is not listed', 'tool name "echo" appears more than once']);
-  });
-});
-
-describe('validatorFor', () => {
-  it('gives rjsf an Ajv validator that reports missing required fields by property', () => {
-    const check = checkInputSchema(draft07);
-    if (!check.ok) throw new Error('expected ok');
-    const validator = validatorFor(check);
-    const result = validator.validateFormData({}, check.schema);
-    expect(result.errors[0]).toMatchObject({ name: 'required', property: 'message' });
-    expect(validator.isValid(check.schema, { message: 'x' }, check.schema)).toBe(true);
-    expect(validateArguments(check, { message: 1 })).toEqual(['/message must be string']);
   });
 });
 

@@ -4,24 +4,22 @@
  * A tool whose schema cannot be compiled, or is not an object schema, is still listed with the
  * reason, so the user can call it with hand-written JSON (a debugger must not hide broken tools).
  * Dialect: `$schema` decides; without one we use JSON Schema 2020-12, the MCP default dialect
- * (spec 2025-11-25, "JSON Schema usage"). Validation uses the Ajv that rjsf's validator wraps, so
- * the form and this check agree.
+ * (spec 2025-11-25, "JSON Schema usage"). Validation uses an Ajv configured as rjsf's
+ * (json-schema-validation.ts), so the form and this check agree; no form library is needed here.
  */
-import type { RJSFSchema, ValidatorType } from '@rjsf/utils';
-import { customizeValidator, type CustomValidatorOptionsType } from '@rjsf/validator-ajv8';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { compileOnce, type Dialect, type JsonSchemaObject } from './json-schema-validation.ts';
 import { parseIcons, type IconView } from './icons.ts';
 import { prepareSchema, type SchemaPart } from './json-schema-form.ts';
 
-export type Dialect = 'draft-07' | '2020-12';
+export type { Dialect };
 
 export type SchemaCheck =
   | {
       ok: true;
       /** What arguments are validated against (remote `$ref`s replaced, see json-schema-form.ts). */
-      schema: RJSFSchema;
+      schema: JsonSchemaObject;
       /** What the form is drawn from: undrawable parts marked as JSON editors. */
-      form: RJSFSchema;
+      form: JsonSchemaObject;
       dialect: Dialect;
       /** Parts drawn as JSON editors, with why. */
       fallbacks: SchemaPart[];
@@ -52,26 +50,6 @@ export interface ToolEntry {
   raw: unknown;
 }
 
-type Validator = ReturnType<typeof customizeValidator>;
-const validators = new Map<Dialect, Validator>();
-
-/** The rjsf validator for a checked schema: Ajv, one per dialect (the page's CSP allows its code generation). */
-export function validatorFor(check: Extract<SchemaCheck, { ok: true }>): ValidatorType {
-  return ajvValidator(check.dialect);
-}
-
-function ajvValidator(dialect: Dialect): Validator {
-  let validator = validators.get(dialect);
-  if (validator === undefined) {
-    // The cast: under NodeNext (the proxy build compiles lib/) rjsf's `typeof Ajv` names ajv's CJS
-    // namespace rather than the class; at run time both are the constructor.
-    const AjvClass = Ajv2020 as unknown as CustomValidatorOptionsType['AjvClass'];
-    validator = dialect === '2020-12' ? customizeValidator({ AjvClass }) : customizeValidator();
-    validators.set(dialect, validator);
-  }
-  return validator;
-}
-
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
@@ -87,18 +65,6 @@ function dialectOf(metaSchema: unknown): { dialect: Dialect; drop: boolean } | {
   return { error: `unsupported "$schema": ${metaSchema}` };
 }
 
-function compileError(validator: Validator, schema: RJSFSchema): string | undefined {
-  try {
-    validator.ajv.compile(schema);
-    return undefined;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  } finally {
-    // Forget the schema so that a later compile (by the form, or of a tool sharing its $id) is fresh.
-    validator.ajv.removeSchema(schema);
-  }
-}
-
 /** Check a tool's `inputSchema` (or `outputSchema`): an object, an object schema, and compilable by Ajv. */
 export function checkInputSchema(inputSchema: unknown, what = 'inputSchema'): SchemaCheck {
   if (!isObject(inputSchema)) return { ok: false, reason: `${what} is not a JSON object` };
@@ -109,10 +75,10 @@ export function checkInputSchema(inputSchema: unknown, what = 'inputSchema'): Sc
   const source = { ...inputSchema };
   if (found.drop) delete source.$schema;
   const prepared = prepareSchema(source);
-  const schema = prepared.validation as RJSFSchema;
-  const error = compileError(ajvValidator(found.dialect), schema);
-  if (error !== undefined) return { ok: false, reason: error };
-  return { ok: true, schema, form: prepared.form as RJSFSchema, dialect: found.dialect, fallbacks: prepared.fallbacks, unchecked: prepared.unchecked };
+  const schema = prepared.validation as JsonSchemaObject;
+  const compiled = compileOnce(found.dialect, schema);
+  if (!compiled.ok) return { ok: false, reason: compiled.error };
+  return { ok: true, schema, form: prepared.form as JsonSchemaObject, dialect: found.dialect, fallbacks: prepared.fallbacks, unchecked: prepared.unchecked };
 }
 
 export interface ValidationIssue {
@@ -121,13 +87,12 @@ export interface ValidationIssue {
   message: string;
 }
 
-/** Validation issues of `value` against a checked schema (rjsf's Ajv); empty when valid. */
+/** Validation issues of `value` against a checked schema; empty when valid. */
 export function validationIssues(check: Extract<SchemaCheck, { ok: true }>, value: unknown): ValidationIssue[] {
-  const validator = ajvValidator(check.dialect);
-  const { errors, validationError } = validator.rawValidation(check.schema, value);
-  validator.ajv.removeSchema(check.schema);
-  if (validationError) return [{ path: '', message: validationError.message }];
-  return (errors ?? []).map((e) => {
+  const compiled = compileOnce(check.dialect, check.schema);
+  if (!compiled.ok) return [{ path: '', message: compiled.error }];
+  compiled.validate(value);
+  return (compiled.validate.errors ?? []).map((e) => {
     // A missing property is reported at the property (where the form shows it), not its parent.
     if (e.keyword === 'required' && isObject(e.params) && typeof e.params.missingProperty === 'string') {
       return { path: `${e.instancePath}/${e.params.missingProperty.replace(/~/g, '~0').replace(/\//g, '~1')}`, message: 'is required' };
