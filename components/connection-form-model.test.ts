@@ -4,14 +4,19 @@ import { configFromFields, connectTimeoutFromText, connectTimeoutText, EMPTY_FIE
 describe('connection form model', () => {
   it('builds a stdio config with quoted args, env and cwd', () => {
     const result = configFromFields({ ...EMPTY_FIELDS, command: ' node ', args: 'server.js --root "/a b"', env: 'A=1\nB=2', cwd: '/tmp' });
-    expect(result).toEqual({ ok: true, config: { kind: 'stdio', command: 'node', args: ['server.js', '--root', '/a b'], env: { A: '1', B: '2' }, cwd: '/tmp' } });
+    // Named as the CLI names it (the same normaliser, lib/server-config.ts).
+    expect(result).toEqual({ ok: true, config: { kind: 'stdio', name: 'server.js', command: 'node', args: ['server.js', '--root', '/a b'], env: { A: '1', B: '2' }, cwd: '/tmp' } });
   });
 
   it('maps the transport choices onto http configs', () => {
     const http = configFromFields({ ...EMPTY_FIELDS, transport: 'http', url: 'http://localhost:3001/mcp', headers: 'Authorization: Bearer x' });
-    expect(http).toEqual({ ok: true, config: { kind: 'http', url: 'http://localhost:3001/mcp', transport: 'auto', headers: { Authorization: 'Bearer x' } } });
+    expect(http).toEqual({ ok: true, config: { kind: 'http', name: 'localhost:3001', url: 'http://localhost:3001/mcp', transport: 'auto', headers: { Authorization: 'Bearer x' } } });
     const sse = configFromFields({ ...EMPTY_FIELDS, transport: 'sse', url: 'https://example.com/sse' });
     expect(sse).toMatchObject({ ok: true, config: { transport: 'sse' } });
+  });
+
+  it('runs a script path with its interpreter, as the CLI does', () => {
+    expect(configFromFields({ ...EMPTY_FIELDS, command: 'server.py' })).toMatchObject({ ok: true, config: { command: 'python3', args: ['server.py'] } });
   });
 
   it('says what is wrong', () => {
@@ -26,7 +31,8 @@ describe('connection form model', () => {
     const back = configFromFields(fieldsFromConfig(config), config);
     expect(back).toEqual({ ok: true, config });
     const other = configFromFields({ ...fieldsFromConfig(config), command: 'node' }, config);
-    expect(other.ok && other.config.name).toBe(undefined);
+    // A new target takes the name the CLI would give it, not the old one.
+    expect(other.ok && other.config.name).toBe('pkg with space');
     expect(fieldsFromConfig({ kind: 'http', url: 'https://x.test/mcp', transport: 'sse', headers: {} }).transport).toBe('sse');
   });
 });

@@ -1,5 +1,6 @@
 /** The connection form's fields ⇄ a ServerConfig (pure, so it can be tested without a DOM). */
 import { formatEnvLines, formatHeaderLines, joinArgs, parseEnvLines, parseHeaderLines, splitArgs } from '../lib/command-line.ts';
+import { normalizeTarget } from '../lib/server-config.ts';
 import { ServerConfigSchema, type ServerConfig } from '../lib/server-config-types.ts';
 
 /** The <select>'s values; `http` means Streamable HTTP with SSE fallback (`transport: 'auto'`). */
@@ -27,6 +28,12 @@ export function fieldsFromConfig(config: ServerConfig | undefined): ConnectionFi
 
 export type FieldsResult = { ok: true; config: ServerConfig } | { ok: false; error: string };
 
+/** The CLI's normaliser (lib/server-config.ts), so a form and a command line give the same config. */
+function normalized(input: Parameters<typeof normalizeTarget>[0]): FieldsResult {
+  const built = normalizeTarget(input);
+  return built.ok ? { ok: true, config: built.value } : built;
+}
+
 function stdioConfig(fields: ConnectionFields): FieldsResult {
   if (fields.command.trim() === '') return { ok: false, error: 'Enter a command to start the server' };
   const args = splitArgs(fields.args);
@@ -34,7 +41,7 @@ function stdioConfig(fields: ConnectionFields): FieldsResult {
   const env = parseEnvLines(fields.env);
   if (!env.ok) return env;
   const cwd = fields.cwd.trim();
-  return { ok: true, config: { kind: 'stdio', command: fields.command.trim(), args: args.args, env: env.record, ...(cwd ? { cwd } : {}) } };
+  return normalized({ target: [fields.command.trim(), ...args.args], transport: 'stdio', env: env.record, cwd: cwd || undefined });
 }
 
 function httpConfig(fields: ConnectionFields): FieldsResult {
@@ -42,7 +49,7 @@ function httpConfig(fields: ConnectionFields): FieldsResult {
   if (!/^https?:\/\//i.test(url)) return { ok: false, error: 'Enter an http:// or https:// URL' };
   const headers = parseHeaderLines(fields.headers);
   if (!headers.ok) return headers;
-  return { ok: true, config: { kind: 'http', url, transport: fields.transport === 'sse' ? 'sse' : 'auto', headers: headers.record } };
+  return normalized({ target: [url], transport: fields.transport === 'sse' ? 'sse' : undefined, headers: headers.record });
 }
 
 function sameTarget(a: ServerConfig, b: ServerConfig): boolean {
