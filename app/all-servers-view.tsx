@@ -1,23 +1,31 @@
 'use client';
 /**
- * The `All servers` entry's view (issue 9, "All servers views"). For now it says what it will
- * hold; the merged History (time order, a `Server` column, a server filter) and the aggregated
- * `server__tool` list build on the session registry: `services.sessions.get(id)` for each
- * session gives its trace index (`trace`), tool list (`tools`) and call store (`call`), and
- * selecting this entry already subscribes the tab to every session's events.
+ * The `All servers` entry's view (issue 9, "All servers views"): every server's tools as
+ * `server__tool` (all-tools-container.tsx) and one History of every server in time order
+ * (merged-history-container.tsx). Selecting this entry subscribes the tab to every session's events.
  */
 import type { ReactNode } from 'react';
-import { Note, Panel } from '@/components/ui.tsx';
+import { Tabs } from '@/components/tabs.tsx';
+import { Panel } from '@/components/ui.tsx';
+import { AllToolsContainer } from './all-tools-container.tsx';
+import { MergedHistoryContainer } from './merged-history-container.tsx';
 import { useLoupeSelector } from './use-loupe.ts';
+import { useStore } from './use-store.ts';
+import { ValueStore } from './value-store.ts';
+
+type View = 'tools' | 'history';
+
+/** Which view is shown, kept while a single server is shown (one per tab: module state). */
+const shownView = new ValueStore<View>('tools');
 
 export function AllServersView(): ReactNode {
   const count = useLoupeSelector((s) => s.order.length);
+  const view = useStore(shownView);
   return (
     <Panel label="All servers" title={`All servers (${count})`}>
-      <Note>
-        The merged views of every server will be here: one History ordered by time with a Server column and a server filter, and every tool as
-        server__tool, searchable and runnable across servers. Select a server on the left to see its own tabs.
-      </Note>
+      <Tabs<View> label="All servers views" tabs={[{ id: 'tools', label: 'Tools' }, { id: 'history', label: 'History' }]} selected={view} onSelect={(id) => shownView.set(id)}>
+        {view === 'tools' ? <AllToolsContainer /> : <MergedHistoryContainer />}
+      </Tabs>
     </Panel>
   );
 }

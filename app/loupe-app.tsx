@@ -17,13 +17,14 @@ import { AllServersView } from './all-servers-view.tsx';
 import { ALL_SERVERS, createServices, startServices } from './loupe-services.ts';
 import { NotificationsContainer } from './notifications-container.tsx';
 import { PendingContainer } from './pending-container.tsx';
+import { SavedCallsContainer, useSavedCallCount } from './saved-calls-container.tsx';
 import { ServersContainer } from './servers-container.tsx';
 import { TasksContainer, useActiveTaskCount } from './tasks-container.tsx';
 import { ToolsContainer } from './tools-container.tsx';
 import { LoupeContext, SessionContext, useLoupeSelector, usePromptList, useResourceList, useSelectedServer, useServices, useTheme, useToolList } from './use-loupe.ts';
 import { useMainTab } from './use-primitives.ts';
 
-type TabId = 'tools' | 'resources' | 'prompts' | 'history' | 'notifications' | 'tasks';
+type TabId = 'tools' | 'resources' | 'prompts' | 'history' | 'notifications' | 'tasks' | 'saved-calls';
 
 /** Panels mounted only while their tab is shown (the Tools tab stays mounted: its form keeps its input). */
 const PANELS: Record<Exclude<TabId, 'tools'>, () => ReactNode> = {
@@ -32,6 +33,7 @@ const PANELS: Record<Exclude<TabId, 'tools'>, () => ReactNode> = {
   history: HistoryContainer,
   notifications: NotificationsContainer,
   tasks: TasksContainer,
+  'saved-calls': SavedCallsContainer,
 };
 
 function Banners(): ReactNode {
@@ -66,6 +68,7 @@ function MainTabs({ active }: { active: boolean }): ReactNode {
   const resources = useResourceList();
   const prompts = usePromptList();
   const activeTasks = useActiveTaskCount();
+  const savedCalls = useSavedCallCount();
   const tabs: TabSpec<TabId>[] = [
     { id: 'tools', label: 'Tools', count: tools.status === 'done' ? tools.items.length : undefined },
     { id: 'resources', label: 'Resources', count: resources.status === 'done' ? resources.items.length : undefined },
@@ -73,6 +76,7 @@ function MainTabs({ active }: { active: boolean }): ReactNode {
     { id: 'history', label: 'History' },
     { id: 'notifications', label: 'Notifications' },
     { id: 'tasks', label: 'Tasks', count: activeTasks > 0 ? activeTasks : undefined },
+    { id: 'saved-calls', label: 'Saved calls', count: savedCalls > 0 ? savedCalls : undefined },
   ];
   const Panel = tab === 'tools' || !active ? undefined : PANELS[tab];
   return (

@@ -7,6 +7,7 @@ import { PromptList } from '@/components/prompt-list.tsx';
 import { PromptMessages } from '@/components/prompt-messages.tsx';
 import { Note, Panel } from '@/components/ui.tsx';
 import { completionKey } from './completion-store.ts';
+import { useSaveCall } from './saved-calls-container.tsx';
 import { usePromptView } from './use-primitives.ts';
 import { usePromptList, useServices, useSession, useSessionInfo } from './use-loupe.ts';
 import { useStore } from './use-store.ts';
@@ -18,6 +19,7 @@ export function PromptsContainer(): ReactNode {
   const view = usePromptView();
   const session = useSessionInfo();
   const completions = services.completions;
+  const saveCall = useSaveCall();
   const entries = useStore(completions);
   const sel = view.selected;
   const index = sel === undefined ? -1 : prompts.items[sel.index]?.name === sel.name ? sel.index : prompts.items.findIndex((p) => p.name === sel.name);
@@ -48,6 +50,7 @@ export function PromptsContainer(): ReactNode {
               onChange={(name, value) => services.promptView.setValue(prompt.name, name, value)}
               onQuery={completions.supported() ? (name, value) => completions.query(ref, name, value, { ...values, [name]: value }) : undefined}
               onGet={() => void services.promptView.get(prompt.name)}
+              onSaveCall={(name) => saveCall({ name, kind: 'prompt', target: prompt.name, arguments: { ...values } })}
             />
           ) : (
             <Note>{prompts.items.length > 0 ? 'Select a prompt to fill in its arguments.' : 'Prompts appear here once the server lists them.'}</Note>

@@ -7,6 +7,7 @@ import { ResourceTemplateForm } from '@/components/resource-template-form.tsx';
 import { ResourceView } from '@/components/resource-view.tsx';
 import { Panel } from '@/components/ui.tsx';
 import { completionKey } from './completion-store.ts';
+import { useSaveCall } from './saved-calls-container.tsx';
 import { useResourceView } from './use-primitives.ts';
 import { useResourceList, useSession, useSessionInfo, useTemplateList } from './use-loupe.ts';
 import { useStore } from './use-store.ts';
@@ -52,6 +53,7 @@ export function ResourcesContainer(): ReactNode {
   const session = useSessionInfo();
   const resourcesCap = session?.capabilities?.resources as { subscribe?: unknown } | undefined;
   const read = view.read;
+  const saveCall = useSaveCall();
   return (
     <div className="grid gap-3 lg:grid-cols-[minmax(16rem,26rem)_minmax(0,1fr)]">
       <div className="min-w-0 space-y-3">
@@ -71,6 +73,7 @@ export function ResourcesContainer(): ReactNode {
           updates={read ? (view.updated[read.uri] ?? 0) : 0}
           onReread={() => read && void services.resourceView.read(read.uri, read.from, read.template)}
           onSubscribe={(on) => read && void services.resourceView.setSubscribed(read.uri, on)}
+          onSaveCall={(name) => (read ? saveCall({ name, kind: 'resource', target: read.uri }) : undefined)}
         />
       </Panel>
     </div>

@@ -12,6 +12,7 @@ import type { SessionInfo } from '../lib/wire.ts';
 import { ALL_SERVERS } from './loupe-services.ts';
 import { newRequestId } from './request-outcome.ts';
 import { useClientSettings, useLoupeSelector, useSelectedServer, useServices } from './use-loupe.ts';
+import { useWorkspaceActions } from './workspace-container.tsx';
 
 /** The server's name as the proxy knows it (unique), else what the config or the target says. */
 export function serverName(session: SessionInfo): string {
@@ -54,6 +55,7 @@ export function ServersContainer(): ReactNode {
   const shown = useSelectedServer();
   const [editing, setEditing] = useState<Editing>();
   const [adding, setAdding] = useState<string>();
+  const workspace = useWorkspaceActions();
   useSelectAdded(adding, setAdding);
   const entries = order.flatMap((id) => (sessions[id] ? [entryOf(sessions[id])] : []));
   const edited = editing?.mode === 'edit' ? sessions[editing.id] : undefined;
@@ -72,7 +74,10 @@ export function ServersContainer(): ReactNode {
         onRestart={(id) => app.restart(id)}
         onEdit={(id) => setEditing({ mode: 'edit', id })}
         onRemove={(id) => app.removeServer(id)}
+        onExport={workspace.onExport}
+        headerActions={workspace.buttons}
       />
+      {workspace.panel}
       {inputs && inputs.length > 0 && <InputsForm inputs={inputs} canSend={live} onProvide={(values) => app.provideInputs(values)} />}
       {(editing?.mode === 'add' || edited) && (
         <ServerEditor

@@ -14,6 +14,7 @@ import type { ToolEntry } from '../lib/tool-schema.ts';
 import { serverKey } from './args-store.ts';
 import type { ToolCall } from './call-store.ts';
 import type { ToolSelection as Selection } from './session-model.ts';
+import { argumentsOf, useSaveCall } from './saved-calls-container.tsx';
 import { runTool, ToolTaskStatus, ToolTaskSwitch } from './tool-task-container.tsx';
 import { useArgsVersion } from './use-primitives.ts';
 import { useCall, useServices, useSession, useSessionInfo, useToolList } from './use-loupe.ts';
@@ -38,6 +39,7 @@ export function ToolsContainer(): ReactNode {
   const { calls, settings } = useCall();
   const session = useSessionInfo();
   useArgsVersion();
+  const saveCall = useSaveCall();
   // Kept in the session's model: switching servers and back finds the same tool selected.
   const selected = useStore(model.selectedTool);
   const setSelected = (next: Selection) => model.selectedTool.set(next);
@@ -88,6 +90,10 @@ export function ToolsContainer(): ReactNode {
                 runTool(model, tool, args);
               }}
               onReset={() => services.args.forget(server, tool.name)}
+              onSaveCall={(args, name) => {
+                const checked = argumentsOf(args);
+                return checked.ok ? saveCall({ name, kind: 'tool', target: tool.name, arguments: checked.value }) : checked.error;
+              }}
             />
           ) : (
             <Note>{list.items.length > 0 ? 'Select a tool to fill in its arguments.' : 'Tools appear here once the server lists them.'}</Note>

@@ -79,7 +79,7 @@ export function CompletionInput({ label, description, required, value, suggestio
               <Text>{v}</Text>
             </li>
           ))}
-          {(suggestions?.hasMore || (suggestions?.total ?? 0) > values.length) && <li className="px-2 py-1 text-xs text-zinc-500">{suggestions?.total !== undefined ? `${suggestions.total} in all` : 'more on the server'}: keep typing</li>}
+          {(suggestions?.hasMore || (suggestions?.total ?? 0) > values.length) && <li className="px-2 py-1 text-xs text-zinc-500 dark:text-zinc-400">{suggestions?.total !== undefined ? `${suggestions.total} in all` : 'more on the server'}: keep typing</li>}
         </ul>
       )}
       {suggestions?.error !== undefined && <p className="mt-0.5 text-xs text-amber-800 dark:text-amber-300">Completions failed: <Text>{suggestions.error}</Text></p>}

@@ -71,7 +71,7 @@ function UrlMode({ view, busy, completed, onAnswer, onOpenUrl, onCopyUrl }: Omit
         <Pre className="mt-1 max-h-24 overflow-auto text-zinc-600 dark:text-zinc-300">{view.url}</Pre>
         {facts?.warnings.map((w, i) => <Note key={i} tone="warn">⚠ <Text>{w}</Text></Note>)}
       </div>
-      <div className="flex flex-wrap items-center gap-2 text-xs text-zinc-500">
+      <div className="flex flex-wrap items-center gap-2 text-xs text-zinc-500 dark:text-zinc-400">
         <span>elicitationId</span><Text className="font-mono">{view.elicitationId}</Text>
         {completed && <Badge tone="good">the server reports it complete</Badge>}
       </div>

@@ -61,7 +61,7 @@ function HttpDetail({ event }: { event: HttpEvent }): ReactNode {
         <dl className="grid grid-cols-[minmax(6rem,auto)_1fr] gap-x-3 font-mono text-xs">
           {Object.entries(record).map(([name, value]) => (
             <div key={name} className="contents">
-              <dt className="text-zinc-500"><Text>{name}</Text></dt>
+              <dt className="text-zinc-500 dark:text-zinc-400"><Text>{name}</Text></dt>
               <dd className="break-all"><Text>{value}</Text></dd>
             </div>
           ))}
@@ -82,7 +82,7 @@ function HttpDetail({ event }: { event: HttpEvent }): ReactNode {
       <dl className="grid grid-cols-[minmax(6rem,auto)_1fr] gap-x-3 text-xs">
         {facts.filter(([, v]) => v !== undefined).map(([name, value]) => (
           <div key={name} className="contents">
-            <dt className="text-zinc-500">{name}</dt>
+            <dt className="text-zinc-500 dark:text-zinc-400">{name}</dt>
             <dd className="break-all font-mono"><Text>{value}</Text></dd>
           </div>
         ))}
@@ -134,9 +134,9 @@ function Heading({ row, onSelect }: { row: HistoryRow; onSelect(seq: number): vo
     <div className="mb-2 flex flex-wrap items-center gap-2 text-xs">
       <Badge>#{row.seq}</Badge>
       <Badge tone={row.isError ? 'bad' : 'info'}>{row.kind}</Badge>
-      {dir && <span className="text-zinc-500">{dir}</span>}
+      {dir && <span className="text-zinc-500 dark:text-zinc-400">{dir}</span>}
       {row.method !== undefined && <Text className="font-mono font-semibold">{row.method}</Text>}
-      {row.id !== undefined && <span className="font-mono text-zinc-500">id <Text>{JSON.stringify(row.id)}</Text></span>}
+      {row.id !== undefined && <span className="font-mono text-zinc-500 dark:text-zinc-400">id <Text>{JSON.stringify(row.id)}</Text></span>}
       {row.latencyMs !== undefined && <span>{formatDuration(row.latencyMs)}</span>}
       {row.pending && <Badge tone="info">pending</Badge>}
       {row.cancelled && <Badge tone="warn">cancelled</Badge>}

@@ -36,7 +36,7 @@ function Scalar({ value }: { value: unknown }): ReactNode {
     return (
       <>
         <Text className="text-emerald-700 dark:text-emerald-300">{JSON.stringify(shown)}</Text>
-        {shown !== value && <span className="text-zinc-500"> … {value.length - LONG_STRING} more characters (see Raw)</span>}
+        {shown !== value && <span className="text-zinc-500 dark:text-zinc-400"> … {value.length - LONG_STRING} more characters (see Raw)</span>}
       </>
     );
   }
@@ -79,9 +79,9 @@ function DeepText({ name, value, indent, comma }: { name?: string; value: object
   return (
     <div style={indent}>
       <Key name={name} />
-      <span className="text-zinc-500">({tooDeepNote(MAX_TREE_DEPTH)}) </span>
+      <span className="text-zinc-500 dark:text-zinc-400">({tooDeepNote(MAX_TREE_DEPTH)}) </span>
       <Text>{text.length > DEEP_TEXT_CHARS ? text.slice(0, DEEP_TEXT_CHARS) : text}</Text>
-      {text.length > DEEP_TEXT_CHARS && <span className="text-zinc-500"> … {text.length - DEEP_TEXT_CHARS} more characters (see Raw)</span>}
+      {text.length > DEEP_TEXT_CHARS && <span className="text-zinc-500 dark:text-zinc-400"> … {text.length - DEEP_TEXT_CHARS} more characters (see Raw)</span>}
       {comma}
     </div>
   );
@@ -114,7 +114,7 @@ function Node({ name, value, path, depth, last, openDepth, toggled, toggle }: No
   const isCollapsed = (depth >= openDepth) !== toggled.has(path);
   const what = name === undefined ? 'the message' : name;
   const button = (
-    <button type="button" aria-expanded={!isCollapsed} aria-label={`${isCollapsed ? 'Expand' : 'Collapse'} ${what}`} onClick={() => toggle(path)} className="absolute -ml-4 w-4 text-zinc-500 hover:text-zinc-900 dark:hover:text-zinc-100">
+    <button type="button" aria-expanded={!isCollapsed} aria-label={`${isCollapsed ? 'Expand' : 'Collapse'} ${what}`} onClick={() => toggle(path)} className="absolute -ml-4 w-4 text-zinc-500 dark:text-zinc-400 hover:text-zinc-900 dark:hover:text-zinc-100">
       {isCollapsed ? '▸' : '▾'}
     </button>
   );
@@ -124,7 +124,7 @@ function Node({ name, value, path, depth, last, openDepth, toggled, toggle }: No
       <div style={indent} className="relative">
         {button}
         <Key name={name} />
-        {open}<span className="text-zinc-500">… {count}</span>{close + comma}
+        {open}<span className="text-zinc-500 dark:text-zinc-400">… {count}</span>{close + comma}
       </div>
     );
   }

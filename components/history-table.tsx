@@ -21,10 +21,27 @@ export interface HistoryTableProps {
   onSelect(seq: number): void;
   /** Arrow keys: move the selection by this many rows. */
   onMove(delta: number): void;
+  /**
+   * The merged History of `All servers` (issue 9): rows of several sessions, whose seqs repeat,
+   * so a row is known by its session and seq; a `Server` column names each row's server.
+   */
+  merged?: MergedRows;
+}
+
+export interface MergedRows {
+  /** The server's name for a session id. */
+  serverOf(session: string): string;
+  selected?: HistoryRow;
+  /** Position of the selected row in `rows`, or -1. */
+  selectedIndex: number;
+  onSelectRow(row: HistoryRow): void;
 }
 
 export const ROW_HEIGHT = 26;
 const COLUMNS = 'grid grid-cols-[3.5rem_6.75rem_2.75rem_6.5rem_minmax(10rem,1fr)_6rem_4rem_4.5rem]';
+const MERGED_COLUMNS = 'grid grid-cols-[3.5rem_6.75rem_8rem_2.75rem_6.5rem_minmax(10rem,1fr)_6rem_4rem_4.5rem]';
+/** Secondary cell text, AA contrast (4.5:1) on the row backgrounds of both themes. */
+const MUTED = 'text-zinc-600 dark:text-zinc-400';
 
 const KIND_COLORS: Record<string, string> = {
   request: 'text-sky-700 dark:text-sky-300',
@@ -33,7 +50,7 @@ const KIND_COLORS: Record<string, string> = {
   notification: 'text-violet-700 dark:text-violet-300',
   invalid: 'text-amber-700 dark:text-amber-300',
   'stdout noise': 'text-amber-700 dark:text-amber-300',
-  stderr: 'text-zinc-500 dark:text-zinc-400',
+  stderr: 'text-zinc-600 dark:text-zinc-400',
   http: 'text-teal-700 dark:text-teal-300',
 };
 
@@ -44,10 +61,10 @@ export function clockTime(ts: number): string {
 
 function Latency({ row }: { row: HistoryRow }): ReactNode {
   if (row.latencyMs !== undefined) return formatDuration(row.latencyMs);
-  if (row.cancelled) return <span className="text-amber-600 dark:text-amber-400">cancelled</span>;
-  if (row.unanswered) return <span className="text-zinc-500" title="The connection was replaced before an answer came">no answer</span>;
-  if (row.pending) return <span className="animate-pulse text-sky-600 dark:text-sky-400">pending</span>;
-  if (row.unmatched) return <span className="text-amber-600 dark:text-amber-400" title="No matching request">unmatched</span>;
+  if (row.cancelled) return <span className="text-amber-700 dark:text-amber-400">cancelled</span>;
+  if (row.unanswered) return <span className={MUTED} title="The connection was replaced before an answer came">no answer</span>;
+  if (row.pending) return <span className="text-sky-700 dark:text-sky-300">pending</span>;
+  if (row.unmatched) return <span className="text-amber-700 dark:text-amber-400" title="No matching request">unmatched</span>;
   return null;
 }
 
@@ -76,7 +93,7 @@ function idText(row: HistoryRow): string {
   return row.httpSessionId ? `sid ${row.httpSessionId}` : '';
 }
 
-function Row({ row, index, folded, selected, onSelect }: { row: HistoryRow; index: number; folded: boolean; selected: boolean; onSelect(): void }): ReactNode {
+function Row({ row, index, folded, selected, server, onSelect }: { row: HistoryRow; index: number; folded: boolean; selected: boolean; server?: string; onSelect(): void }): ReactNode {
   const notes = rowNotes(row, folded);
   const warn = notes.some((n) => n.startsWith('⚠'));
   const failed = row.isError || (folded && row.kind === 'request' && row.partner?.partner === row && row.partner.isError);
@@ -88,12 +105,13 @@ function Row({ row, index, folded, selected, onSelect }: { row: HistoryRow; inde
       aria-current={selected ? true : undefined}
       onClick={onSelect}
       style={{ height: ROW_HEIGHT }}
-      className={`${COLUMNS} cursor-pointer items-center border-b border-zinc-100 hover:bg-zinc-50 dark:border-zinc-800 dark:hover:bg-zinc-800/60 ${tint}`}
+      className={`${server === undefined ? COLUMNS : MERGED_COLUMNS} cursor-pointer items-center border-b border-zinc-100 hover:bg-zinc-50 dark:border-zinc-800 dark:hover:bg-zinc-800/60 ${tint}`}
     >
-      <span role="cell" className="px-2 text-right tabular-nums text-zinc-500">
+      <span role="cell" className={`px-2 text-right tabular-nums ${MUTED}`}>
         <button type="button" tabIndex={-1} onClick={(e) => { e.stopPropagation(); onSelect(); }} className="hover:underline" aria-label={`Show frame ${row.seq}`}>{row.seq}</button>
       </span>
-      <span role="cell" className="truncate px-2 tabular-nums text-zinc-500">{clockTime(row.ts)}</span>
+      <span role="cell" className={`truncate px-2 tabular-nums ${MUTED}`}>{clockTime(row.ts)}</span>
+      {server !== undefined && <span role="cell" className="truncate px-2" title={server}><Text>{server}</Text></span>}
       <span role="cell" className="truncate px-1">{direction(row, folded)}</span>
       <span role="cell" className={`truncate px-2 ${KIND_COLORS[folded && row.kind === 'request' && row.partner?.isError ? 'error' : row.kind] ?? 'text-zinc-600 dark:text-zinc-300'}`}>{kindLabel(row, folded)}</span>
       <span role="cell" className="flex min-w-0 items-center gap-2 px-2 font-medium">
@@ -104,19 +122,21 @@ function Row({ row, index, folded, selected, onSelect }: { row: HistoryRow; inde
           </span>
         )}
       </span>
-      <span role="cell" className="truncate px-2 text-zinc-500"><Text>{idText(row)}</Text></span>
-      <span role="cell" className="truncate px-2 text-right tabular-nums text-zinc-500">{row.size === undefined ? '' : formatSize(row.size)}</span>
+      <span role="cell" className={`truncate px-2 ${MUTED}`}><Text>{idText(row)}</Text></span>
+      <span role="cell" className={`truncate px-2 text-right tabular-nums ${MUTED}`}>{row.size === undefined ? '' : formatSize(row.size)}</span>
       <span role="cell" className="truncate px-2 text-right tabular-nums"><Latency row={row} /></span>
     </div>
   );
 }
 
-function Header(): ReactNode {
+function Header({ merged }: { merged: boolean }): ReactNode {
   const cell = 'px-2';
+  // zinc-700 on zinc-100 and zinc-300 on zinc-800: above 4.5:1 at this small size (zinc-500 was ~4.4 and ~3.9).
   return (
-    <div role="row" aria-rowindex={1} style={{ height: ROW_HEIGHT }} className={`${COLUMNS} items-center bg-zinc-100 text-left text-[11px] uppercase tracking-wide text-zinc-500 dark:bg-zinc-800 dark:text-zinc-400`}>
+    <div role="row" aria-rowindex={1} style={{ height: ROW_HEIGHT }} className={`${merged ? MERGED_COLUMNS : COLUMNS} items-center bg-zinc-100 text-left text-[11px] uppercase tracking-wide text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300`}>
       <span role="columnheader" className={`${cell} text-right`}>#</span>
       <span role="columnheader" className={cell}>Time</span>
+      {merged && <span role="columnheader" className={cell}>Server</span>}
       <span role="columnheader" className="px-1">Dir</span>
       <span role="columnheader" className={cell}>Kind</span>
       <span role="columnheader" className={cell}>Method · notes</span>
@@ -127,8 +147,15 @@ function Header(): ReactNode {
   );
 }
 
-export function HistoryTable({ rows, version, folded, selectedSeq, scrollToken, onSelect, onMove }: HistoryTableProps): ReactNode {
-  const selectedIndex = indexOfSeq(rows, selectedSeq);
+/** A row of the merged History: selected when its session and seq are the selected row's. */
+function MergedRow({ row, index, folded, merged }: { row: HistoryRow; index: number; folded: boolean; merged: MergedRows }): ReactNode {
+  const chosen = merged.selected;
+  const selected = chosen !== undefined && chosen.seq === row.seq && chosen.event.session === row.event.session;
+  return <Row row={row} index={index} folded={folded} selected={selected} server={merged.serverOf(row.event.session)} onSelect={() => merged.onSelectRow(row)} />;
+}
+
+export function HistoryTable({ rows, version, folded, selectedSeq, scrollToken, onSelect, onMove, merged }: HistoryTableProps): ReactNode {
+  const selectedIndex = merged ? merged.selectedIndex : indexOfSeq(rows, selectedSeq);
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const delta = { ArrowDown: 1, ArrowUp: -1, PageDown: 20, PageUp: -20, End: rows.length, Home: -rows.length }[event.key];
     if (delta === undefined) return;
@@ -141,7 +168,7 @@ export function HistoryTable({ rows, version, folded, selectedSeq, scrollToken, 
         count={rows.length}
         rowHeight={ROW_HEIGHT}
         version={version}
-        header={<Header />}
+        header={<Header merged={merged !== undefined} />}
         height="min(60vh, 40rem)"
         followTail
         scrollTo={{ index: selectedIndex, token: scrollToken }}
@@ -149,8 +176,8 @@ export function HistoryTable({ rows, version, folded, selectedSeq, scrollToken, 
         role="table"
         label="Frames"
         ariaRowCount={rows.length + 1}
-        className="min-w-[44rem] font-mono text-xs focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-500/40"
-        renderRow={(i) => <Row key={rows[i].seq} row={rows[i]} index={i} folded={folded} selected={rows[i].seq === selectedSeq} onSelect={() => onSelect(rows[i].seq)} />}
+        className={`${merged ? 'min-w-[52rem]' : 'min-w-[44rem]'} font-mono text-xs focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-500/40`}
+        renderRow={(i) => (merged ? <MergedRow key={`${rows[i].event.session}:${rows[i].seq}`} row={rows[i]} index={i} folded={folded} merged={merged} /> : <Row key={rows[i].seq} row={rows[i]} index={i} folded={folded} selected={rows[i].seq === selectedSeq} onSelect={() => onSelect(rows[i].seq)} />)}
       />
     </div>
   );

@@ -15,7 +15,7 @@ export interface HistoryToolbarProps {
 }
 
 const chip = 'rounded-full border px-2 py-0.5 text-xs';
-const chipOn = 'border-sky-600 bg-sky-600 text-white dark:border-sky-500 dark:bg-sky-600';
+const chipOn = 'border-sky-700 bg-sky-700 text-white dark:border-sky-500 dark:bg-sky-700';
 const chipOff = 'border-zinc-300 text-zinc-700 hover:bg-zinc-100 dark:border-zinc-600 dark:text-zinc-200 dark:hover:bg-zinc-800';
 const selectClass = `${inputClass} !w-auto !py-1 text-xs`;
 

@@ -15,7 +15,7 @@ export function IconImage({ icons, size = 20, showUrl = false }: { icons: readon
   }
   return (
     <span className="inline-flex min-w-0 items-center gap-1" title={`${icon.reason}: ${icon.src.slice(0, 500)}`} data-icon="placeholder">
-      <span aria-hidden="true" style={box} className="inline-flex shrink-0 items-center justify-center rounded-sm border border-dashed border-zinc-400 text-[10px] text-zinc-500 dark:border-zinc-500">?</span>
+      <span aria-hidden="true" style={box} className="inline-flex shrink-0 items-center justify-center rounded-sm border border-dashed border-zinc-400 text-[10px] text-zinc-500 dark:text-zinc-400 dark:border-zinc-500">?</span>
       {showUrl && <Text className="max-w-[14rem] truncate font-mono text-[10px] text-zinc-500 dark:text-zinc-400">{icon.src.slice(0, 300)}</Text>}
     </span>
   );

@@ -13,9 +13,9 @@ function Inline({ parts }: { parts: readonly MdInline[] }): ReactNode {
       case 'em':
         return <em key={i}><Text>{p.text}</Text></em>;
       case 'link':
-        return <Fragment key={i}><span className="text-sky-700 underline decoration-dotted dark:text-sky-300"><Text>{p.text}</Text></span> <span className="font-mono text-[0.8em] text-zinc-500">(<Text>{p.href}</Text>)</span></Fragment>;
+        return <Fragment key={i}><span className="text-sky-700 underline decoration-dotted dark:text-sky-300"><Text>{p.text}</Text></span> <span className="font-mono text-[0.8em] text-zinc-500 dark:text-zinc-400">(<Text>{p.href}</Text>)</span></Fragment>;
       case 'image':
-        return <span key={i} className="text-zinc-500">[image: <Text>{p.alt}</Text> (<Text>{p.src}</Text>)]</span>;
+        return <span key={i} className="text-zinc-500 dark:text-zinc-400">[image: <Text>{p.alt}</Text> (<Text>{p.src}</Text>)]</span>;
       case 'text':
         return <Text key={i}>{p.text}</Text>;
     }

@@ -60,8 +60,8 @@ function Row({ item, onShowFrame }: { item: NotificationItem; onShowFrame(): voi
   return (
     <div role="listitem" style={{ height: ROW }} className="grid grid-cols-[4.5rem_5rem_2rem_7.5rem_4.5rem_minmax(10rem,16rem)_1fr] items-center gap-1 border-b border-zinc-100 px-1 font-mono text-xs dark:border-zinc-800">
       <button type="button" className="text-right tabular-nums text-sky-700 hover:underline dark:text-sky-300" onClick={onShowFrame} aria-label={`Show frame ${item.seq} in History`}>#{item.seq}</button>
-      <span className="tabular-nums text-zinc-500">{new Date(item.ts).toTimeString().slice(0, 8)}</span>
-      <span className="text-zinc-500">{item.dir === 'out' ? '→' : '←'}</span>
+      <span className="tabular-nums text-zinc-500 dark:text-zinc-400">{new Date(item.ts).toTimeString().slice(0, 8)}</span>
+      <span className="text-zinc-500 dark:text-zinc-400">{item.dir === 'out' ? '→' : '←'}</span>
       <span className="truncate text-violet-700 dark:text-violet-300">{summary.category}</span>
       <span>{summary.level !== undefined && <span className={`rounded px-1 py-px text-[11px] font-semibold ${LEVEL_COLORS[summary.level] ?? LEVEL_COLORS.debug}`}><Text>{summary.level}</Text></span>}</span>
       <Text className="truncate font-semibold">{item.method}</Text>
@@ -80,9 +80,9 @@ function LevelSelect({ level, onLevel }: { level: LevelControl; onLevel(level: s
           {LOG_LEVELS.map((l) => <option key={l} value={l}>{l}</option>)}
         </select>
       </label>
-      {level.sending && <span className="text-zinc-500">sending logging/setLevel…</span>}
+      {level.sending && <span className="text-zinc-500 dark:text-zinc-400">sending logging/setLevel…</span>}
       {level.result && <span role="status" aria-label="Logging level result" className={level.result.ok ? 'text-emerald-700 dark:text-emerald-300' : 'text-red-700 dark:text-red-300'}>{level.result.text}</span>}
-      {level.note && <span className="text-zinc-500">{level.note}</span>}
+      {level.note && <span className="text-zinc-500 dark:text-zinc-400">{level.note}</span>}
     </div>
   );
 }
@@ -96,7 +96,7 @@ export function NotificationList({ count, item, version, categories, category, l
           {[{ name: 'all', count: total }, ...categories].map((c) => {
             const on = c.name === category;
             return (
-              <button key={c.name} type="button" aria-pressed={on} onClick={() => onCategory(c.name)} className={`${chip} ${on ? 'border-sky-600 bg-sky-600 text-white' : 'border-zinc-300 text-zinc-700 dark:border-zinc-600 dark:text-zinc-200'}`}>
+              <button key={c.name} type="button" aria-pressed={on} onClick={() => onCategory(c.name)} className={`${chip} ${on ? 'border-sky-700 bg-sky-700 text-white' : 'border-zinc-300 text-zinc-700 dark:border-zinc-600 dark:text-zinc-200'}`}>
                 {c.name} ({c.count})
               </button>
             );

@@ -100,7 +100,7 @@ function Card({ item, now, props }: { item: PendingItem; now: number; props: Pen
         <div className="mb-1 flex flex-wrap items-center gap-2">
           <h3 className="text-sm font-semibold">{title}</h3>
           <Text className="font-mono text-xs">{item.request.method}</Text>
-          <span className="text-xs text-zinc-500">from <Text>{item.sessionLabel}</Text> · id <Text className="font-mono">{JSON.stringify(item.request.rpcId)}</Text></span>
+          <span className="text-xs text-zinc-500 dark:text-zinc-400">from <Text>{item.sessionLabel}</Text> · id <Text className="font-mono">{JSON.stringify(item.request.rpcId)}</Text></span>
           <Clock request={item.request} now={now} />
           <button type="button" aria-expanded={open} className="ml-auto text-xs underline" onClick={() => setOpen(!open)}>{open ? 'Hide' : 'Show'}</button>
         </div>
@@ -139,7 +139,7 @@ export function PendingPanel(props: PendingPanelProps): ReactNode {
       <div className="flex flex-wrap items-center gap-2">
         <h2 className="text-sm font-semibold">Pending requests</h2>
         <span role="status" aria-label={`${count} pending`} className={`rounded-full px-2 text-xs font-bold ${count > 0 ? 'bg-amber-500 text-white' : 'bg-zinc-200 text-zinc-700 dark:bg-zinc-700 dark:text-zinc-200'}`}>{count}</span>
-        {count === 0 && latest && <span className="text-xs text-zinc-500">last: <Text>{latest.method}</Text> — <Text>{latest.text}</Text></span>}
+        {count === 0 && latest && <span className="text-xs text-zinc-500 dark:text-zinc-400">last: <Text>{latest.method}</Text> — <Text>{latest.text}</Text></span>}
       </div>
       {count > 0 && (
         <ul className="mt-2 space-y-2">

@@ -3,6 +3,7 @@ import type { FormEvent, ReactNode } from 'react';
 import { CompletionInput, type Suggestions } from './completion-input.tsx';
 import { IconImage, IconNote } from './icon.tsx';
 import type { PromptItem } from './prompt-list.tsx';
+import { SaveCall } from './save-call.tsx';
 import { Pre, Text } from './text.tsx';
 import { Note, primaryButtonClass } from './ui.tsx';
 
@@ -14,9 +15,11 @@ export interface PromptFormProps {
   onChange(name: string, value: string): void;
   onQuery?: (name: string, value: string) => void;
   onGet(): void;
+  /** Keep this prompts/get, with the values as typed, as a saved call (issue 9); returns why not. */
+  onSaveCall?(name: string): string | undefined;
 }
 
-export function PromptForm({ prompt, values, suggestions, canGet, onChange, onQuery, onGet }: PromptFormProps): ReactNode {
+export function PromptForm({ prompt, values, suggestions, canGet, onChange, onQuery, onGet, onSaveCall }: PromptFormProps): ReactNode {
   const missing = prompt.arguments.filter((a) => a.required && (values[a.name] ?? '') === '').map((a) => a.name);
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -48,6 +51,7 @@ export function PromptForm({ prompt, values, suggestions, canGet, onChange, onQu
       ))}
       <div className="flex flex-wrap items-center gap-2">
         <button type="submit" className={primaryButtonClass} disabled={!canGet}>Get prompt</button>
+        {onSaveCall && <SaveCall defaultName={prompt.name} canSave onSave={onSaveCall} />}
         {missing.length > 0 && <span className="text-xs text-amber-800 dark:text-amber-300">Required and empty: <Text>{missing.join(', ')}</Text> (it will be sent anyway)</span>}
       </div>
     </form>

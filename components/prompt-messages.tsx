@@ -22,7 +22,7 @@ function Conversation({ result, onOpenResource }: { result: unknown; onOpenResou
       <ol aria-label="Messages" className="space-y-2">
         {prompt.messages.map((m, i) => (
           <li key={i} aria-label={`${m.role} message`} className={`rounded-lg border p-2 ${m.role === 'assistant' ? 'ml-6 border-violet-200 bg-violet-50/50 dark:border-violet-900 dark:bg-violet-950/30' : 'mr-6 border-sky-200 bg-sky-50/50 dark:border-sky-900 dark:bg-sky-950/30'}`}>
-            <div className="mb-1 flex items-center gap-2 text-xs font-semibold uppercase tracking-wide text-zinc-500"><Text>{m.role}</Text></div>
+            <div className="mb-1 flex items-center gap-2 text-xs font-semibold uppercase tracking-wide text-zinc-500 dark:text-zinc-400"><Text>{m.role}</Text></div>
             {m.problem !== undefined && <p className="text-xs text-amber-800 dark:text-amber-300">⚠ <Text>{m.problem}</Text></p>}
             <ResultBlockView block={m.block} onOpenResource={onOpenResource} />
           </li>
@@ -39,10 +39,10 @@ export function PromptMessages({ get, onOpenResource }: { get?: PromptGetView; o
     <section aria-label="Prompt result" className="space-y-2">
       <div className="flex flex-wrap items-center gap-2 text-xs">
         <h2 className="text-sm font-semibold">Messages</h2>
-        <Text className="font-mono text-zinc-500">{get.name}</Text>
+        <Text className="font-mono text-zinc-500 dark:text-zinc-400">{get.name}</Text>
         {get.status === 'loading' && <Badge tone="info">getting…</Badge>}
         {outcome && <Badge tone={outcome.ok ? 'good' : 'bad'}>{outcome.ok ? 'ok' : 'failed'}</Badge>}
-        {outcome && <span className="text-zinc-500">{formatDuration(outcome.durationMs)}</span>}
+        {outcome && <span className="text-zinc-500 dark:text-zinc-400">{formatDuration(outcome.durationMs)}</span>}
       </div>
       {outcome && !outcome.ok && (
         <p role="alert" className="text-sm text-red-700 dark:text-red-300">

@@ -109,8 +109,8 @@ export function RawComposer(props: RawComposerProps): ReactNode {
       {problem && <Note tone="bad">{problem}</Note>}
       <div className="mt-2 flex items-center gap-2">
         <button type="button" className={primaryButtonClass} disabled={!canSend} onClick={onSend}>Send</button>
-        {!canSend && cannotSendReason && <span className="text-xs text-zinc-500">{cannotSendReason}</span>}
-        <span className="text-xs text-zinc-500">Ctrl+Enter sends</span>
+        {!canSend && cannotSendReason && <span className="text-xs text-zinc-500 dark:text-zinc-400">{cannotSendReason}</span>}
+        <span className="text-xs text-zinc-500 dark:text-zinc-400">Ctrl+Enter sends</span>
       </div>
       <Answer {...props} />
     </div>

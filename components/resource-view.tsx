@@ -11,6 +11,7 @@ import type { LoupeError, RpcError } from '../lib/wire.ts';
 import { downloadData, fileNameFor } from './download.ts';
 import { MarkdownView } from './markdown-view.tsx';
 import { ResourceBody } from './result-blocks.tsx';
+import { SaveCall } from './save-call.tsx';
 import { Text } from './text.tsx';
 import { TextView } from './text-view.tsx';
 import { Badge, buttonClass, Note } from './ui.tsx';
@@ -33,12 +34,14 @@ export interface ResourceViewProps {
   updates: number;
   onReread(): void;
   onSubscribe(on: boolean): void;
+  /** Keep this resources/read as a saved call (issue 9); returns why not. */
+  onSaveCall?(name: string): string | undefined;
 }
 
 function Views<V extends string>({ views, value, onChange, label }: { views: readonly V[]; value: V; onChange(v: V): void; label: string }): ReactNode {
   return (
     <span role="group" aria-label={label} className="inline-flex overflow-hidden rounded border border-zinc-300 text-xs dark:border-zinc-600">
-      {views.map((v) => <button key={v} type="button" aria-pressed={v === value} onClick={() => onChange(v)} className={`px-2 py-0.5 ${v === value ? 'bg-sky-600 text-white' : ''}`}>{v}</button>)}
+      {views.map((v) => <button key={v} type="button" aria-pressed={v === value} onClick={() => onChange(v)} className={`px-2 py-0.5 ${v === value ? 'bg-sky-700 text-white' : ''}`}>{v}</button>)}
     </span>
   );
 }
@@ -53,7 +56,7 @@ function HtmlBody({ text, name }: { text: string; name: string }): ReactNode {
   const [view, setView] = useState<'Source' | 'Preview'>('Source');
   return (
     <div className="mt-1 space-y-1">
-      <div className="flex flex-wrap items-center gap-2 text-xs text-zinc-500">
+      <div className="flex flex-wrap items-center gap-2 text-xs text-zinc-500 dark:text-zinc-400">
         <Views<'Source' | 'Preview'> views={['Source', 'Preview']} value={view} onChange={setView} label="HTML view" />
         {view === 'Preview' && <span>Sandboxed: no scripts run, nothing is loaded.</span>}
       </div>
@@ -144,11 +147,12 @@ export function ResourceView(props: ResourceViewProps): ReactNode {
         <h2 className="min-w-0 break-all font-mono text-sm font-semibold"><Text>{read.uri}</Text></h2>
         {read.status === 'loading' && <Badge tone="info">reading…</Badge>}
         {outcome && <Badge tone={outcome.ok ? 'good' : 'bad'}>{outcome.ok ? 'read' : 'failed'}</Badge>}
-        {outcome && <span className="text-zinc-500">{formatDuration(outcome.durationMs)}</span>}
+        {outcome && <span className="text-zinc-500 dark:text-zinc-400">{formatDuration(outcome.durationMs)}</span>}
         {props.canSubscribe && <SubscribeButton subscription={props.subscription} onSubscribe={props.onSubscribe} />}
         <button type="button" className={small} onClick={props.onReread}>Re-read</button>
+        {props.onSaveCall && <SaveCall key={read.uri} defaultName={read.uri} canSave onSave={props.onSaveCall} />}
       </div>
-      {read.template !== undefined && <p className="text-xs text-zinc-500">From template <Text className="font-mono">{read.template}</Text></p>}
+      {read.template !== undefined && <p className="text-xs text-zinc-500 dark:text-zinc-400">From template <Text className="font-mono">{read.template}</Text></p>}
       {props.updates > 0 && (
         <p role="status" className="rounded border border-amber-300 bg-amber-50 p-2 text-xs text-amber-900 dark:border-amber-700 dark:bg-amber-950/60 dark:text-amber-200">
           The server says this resource was updated ({props.updates}× since this read). <button type="button" className="underline" onClick={props.onReread}>Re-read now</button>

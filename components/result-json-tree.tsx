@@ -23,7 +23,7 @@ function Scalar({ value }: { value: unknown }): ReactNode {
   }
   if (typeof value === 'number') return <span className="text-sky-700 dark:text-sky-300">{String(value)}</span>;
   if (typeof value === 'boolean' || value === null) return <span className="text-violet-700 dark:text-violet-300">{String(value)}</span>;
-  return <span className="text-zinc-500">{String(value)}</span>;
+  return <span className="text-zinc-500 dark:text-zinc-400">{String(value)}</span>;
 }
 
 function Key({ name }: { name?: string }): ReactNode {
@@ -40,7 +40,7 @@ function Branch({ name, value, depth }: { name?: string; value: object; depth: n
       <button type="button" aria-expanded={open} onClick={() => setOpen(!open)} className="text-left hover:underline">
         <span aria-hidden="true" className="inline-block w-3 text-zinc-400">{open ? '▾' : '▸'}</span>
         <Key name={name} />
-        <span className="text-zinc-500">{isArray ? `[${entries.length}]` : `{${entries.length}}`}</span>
+        <span className="text-zinc-500 dark:text-zinc-400">{isArray ? `[${entries.length}]` : `{${entries.length}}`}</span>
       </button>
       {open && (
         <ul className="ml-4 border-l border-zinc-200 pl-2 dark:border-zinc-700">
@@ -70,7 +70,7 @@ function DeepBranch({ name, value }: { name?: string; value: object }): ReactNod
     <li>
       <span aria-hidden="true" className="inline-block w-3" />
       <Key name={name} />
-      <span className="text-zinc-500">({tooDeepNote(MAX_TREE_DEPTH)}) </span>
+      <span className="text-zinc-500 dark:text-zinc-400">({tooDeepNote(MAX_TREE_DEPTH)}) </span>
       <Text className="break-all">{text.length > DEEP_TEXT_CHARS ? `${text.slice(0, DEEP_TEXT_CHARS)}… (${text.length} characters)` : text}</Text>
     </li>
   );

@@ -15,7 +15,7 @@ function Block({ block }: { block: SamplingBlock }): ReactNode {
   if (block.kind === 'tool_use') {
     return (
       <div className="rounded-md border border-violet-300 p-2 text-sm dark:border-violet-700">
-        <div className="mb-1 flex flex-wrap items-center gap-1 text-xs"><Badge tone="info">tool_use</Badge><Text className="font-mono font-semibold">{block.name}</Text><Text className="font-mono text-zinc-500">{block.id}</Text></div>
+        <div className="mb-1 flex flex-wrap items-center gap-1 text-xs"><Badge tone="info">tool_use</Badge><Text className="font-mono font-semibold">{block.name}</Text><Text className="font-mono text-zinc-500 dark:text-zinc-400">{block.id}</Text></div>
         <Pre className="max-h-48 overflow-auto">{json(block.input)}</Pre>
       </div>
     );
@@ -35,7 +35,7 @@ function Preferences({ prefs }: { prefs: ModelPreferencesView }): ReactNode {
     <span className="flex flex-wrap items-center gap-1">
       {prefs.hints.map((hint, i) => <Badge key={i} tone="info"><Text>{hint}</Text></Badge>)}
       {priorities.map((k) => <Badge key={k}>{`${k.replace('Priority', '')} ${prefs[k]}`}</Badge>)}
-      {prefs.hints.length === 0 && priorities.length === 0 && <span className="text-zinc-500">(empty)</span>}
+      {prefs.hints.length === 0 && priorities.length === 0 && <span className="text-zinc-500 dark:text-zinc-400">(empty)</span>}
     </span>
   );
 }
@@ -74,7 +74,7 @@ function Tools({ tools }: { tools: SamplingView['tools'] }): ReactNode {
             <Text className="font-mono font-semibold">{tool.name}</Text>
             {tool.description !== undefined && <span className="text-zinc-600 dark:text-zinc-300"> — <Text>{tool.description}</Text></span>}
             <details>
-              <summary className="cursor-pointer text-zinc-500">inputSchema</summary>
+              <summary className="cursor-pointer text-zinc-500 dark:text-zinc-400">inputSchema</summary>
               <Pre className="max-h-40 overflow-auto">{json(tool.inputSchema)}</Pre>
             </details>
           </li>
@@ -91,14 +91,14 @@ export function SamplingRequestView({ view }: { view: SamplingView }): ReactNode
       {view.problems.map((p, i) => <Note key={i} tone="warn">⚠ <Text>{p}</Text></Note>)}
       {view.systemPrompt !== undefined && (
         <div className="rounded-md bg-zinc-100 p-2 text-sm dark:bg-zinc-800">
-          <div className="mb-1 text-[11px] font-semibold uppercase tracking-wide text-zinc-500">System prompt</div>
+          <div className="mb-1 text-[11px] font-semibold uppercase tracking-wide text-zinc-500 dark:text-zinc-400">System prompt</div>
           <Pre mono={false}>{view.systemPrompt}</Pre>
         </div>
       )}
       <ol aria-label="Messages" className="space-y-1.5">
         {view.messages.map((message, i) => (
           <li key={i} className={`rounded-md border p-2 ${message.role === 'assistant' ? 'ml-6 border-sky-200 bg-sky-50 dark:border-sky-800 dark:bg-sky-950/40' : 'mr-6 border-zinc-200 dark:border-zinc-700'}`}>
-            <div className="mb-1 text-[11px] font-semibold uppercase tracking-wide text-zinc-500"><Text>{message.role}</Text></div>
+            <div className="mb-1 text-[11px] font-semibold uppercase tracking-wide text-zinc-500 dark:text-zinc-400"><Text>{message.role}</Text></div>
             <div className="space-y-1">{message.blocks.map((block, j) => <Block key={j} block={block} />)}</div>
           </li>
         ))}

@@ -57,7 +57,10 @@ export function ServerPanel({ session }: { session?: SessionInfo }): ReactNode {
       {session.instructions !== undefined && session.instructions !== '' && (
         <>
           <h3 className="mt-3 mb-1 text-xs font-semibold uppercase tracking-wide text-zinc-500 dark:text-zinc-400">Instructions</h3>
-          <Pre mono={false} className="max-h-48 overflow-auto rounded bg-zinc-50 p-2 text-sm dark:bg-zinc-800/60">{session.instructions}</Pre>
+          {/* A scrolling box must be reachable by keyboard (axe scrollable-region-focusable): a named, focusable region. */}
+          <div tabIndex={0} role="region" aria-label="Server instructions" className="max-h-48 overflow-auto rounded bg-zinc-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-500/40 dark:bg-zinc-800/60">
+            <Pre mono={false} className="p-2 text-sm">{session.instructions}</Pre>
+          </div>
         </>
       )}
     </Panel>

@@ -36,6 +36,10 @@ export interface ServersPanelProps {
   onRestart(id: string): void;
   onEdit(id: string): void;
   onRemove(id: string): void;
+  /** Show the server as text to copy (issue 9, export). */
+  onExport?(id: string): void;
+  /** More buttons for the header (`Save workspace`, `Import servers`). */
+  headerActions?: ReactNode;
 }
 
 const WORDS: Record<SessionStatus, string> = { connected: 'Connected', connecting: 'Connecting', disconnected: 'Disconnected', failed: 'Failed' };
@@ -79,6 +83,7 @@ function Actions({ server, canAct, props }: { server: ServerEntry; canAct: boole
       {!server.disabled && <button type="button" className={small} disabled={!canAct} aria-label={`Restart ${server.name}`} onClick={() => props.onRestart(server.id)}>Restart</button>}
       <button type="button" className={small} disabled={!canAct} aria-label={`Edit ${server.name}`} onClick={() => props.onEdit(server.id)}>Edit</button>
       <button type="button" className={small} disabled={!canAct} aria-label={`Remove ${server.name}`} onClick={() => setConfirming(true)}>Remove</button>
+      {props.onExport && <button type="button" className={small} aria-label={`Export ${server.name}`} onClick={() => props.onExport?.(server.id)}>Export</button>}
     </div>
   );
 }
@@ -102,7 +107,10 @@ export function ServersPanel(props: ServersPanelProps): ReactNode {
     <section aria-label="Servers" className="rounded-lg border border-zinc-200 bg-white p-3 shadow-sm dark:border-zinc-700 dark:bg-zinc-900">
       <div className="mb-2 flex items-center justify-between gap-2">
         <h2 className="text-sm font-semibold text-zinc-800 dark:text-zinc-100">Servers ({servers.length})</h2>
-        <button type="button" className={small} disabled={!props.canAct} onClick={props.onAdd}>Add server</button>
+        <span className="flex flex-wrap justify-end gap-1">
+          <button type="button" className={small} disabled={!props.canAct} onClick={props.onAdd}>Add server</button>
+          {props.headerActions}
+        </span>
       </div>
       <ul className="space-y-1">
         {servers.map((server, i) => {
@@ -122,7 +130,8 @@ export function ServersPanel(props: ServersPanelProps): ReactNode {
               >
                 <span aria-hidden="true" className={`inline-block size-2.5 shrink-0 rounded-full ${DOTS[server.status]}`} />
                 <span className="min-w-0 flex-1">
-                  <span className="block truncate font-medium"><Text>{server.name}</Text></span>
+                  {/* The space keeps the visible words apart, so that they read as the label's (axe label-content-name-mismatch). */}
+                  <span className="block truncate font-medium"><Text>{server.name}</Text></span>{' '}
                   <span className="block truncate text-xs text-zinc-600 dark:text-zinc-300">{server.transport} · <Text>{text}</Text></span>
                 </span>
               </button>

@@ -56,10 +56,10 @@ export function TaskRun({ tool, status, outcome, task, result, onCancel }: TaskR
     <section aria-label="Task run" className="rounded-lg border border-violet-300 bg-white p-3 shadow-sm dark:border-violet-700 dark:bg-zinc-900">
       <div className="mb-1 flex flex-wrap items-center gap-2">
         <h2 className="text-sm font-semibold">Run as task</h2>
-        <Text className="font-mono text-xs text-zinc-500">{tool}</Text>
+        <Text className="font-mono text-xs text-zinc-500 dark:text-zinc-400">{tool}</Text>
         {status === 'running' && <Badge tone="info">creating task…</Badge>}
         {task && <StatusBadge status={task.status} />}
-        {task && <Text className="font-mono text-xs text-zinc-500">{task.taskId}</Text>}
+        {task && <Text className="font-mono text-xs text-zinc-500 dark:text-zinc-400">{task.taskId}</Text>}
         {task && onCancel && !['completed', 'failed', 'cancelled'].includes(task.status) && <button type="button" className={`${buttonClass} ml-auto`} onClick={onCancel}>Cancel task</button>}
       </div>
       {task?.statusMessage !== undefined && <p className="text-sm"><Text>{task.statusMessage}</Text></p>}

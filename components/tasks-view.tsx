@@ -75,7 +75,7 @@ function TaskItem({ row, props }: { row: TaskRow; props: TasksViewProps }): Reac
         <div className="flex flex-wrap items-center gap-2">
           <StatusBadge status={row.info.status} />
           {row.tool !== undefined && <Text className="font-mono text-sm font-semibold">{row.tool}</Text>}
-          <Text className="font-mono text-xs text-zinc-500">{row.info.taskId}</Text>
+          <Text className="font-mono text-xs text-zinc-500 dark:text-zinc-400">{row.info.taskId}</Text>
           {!row.startedHere && <Badge>listed</Badge>}
           <span className="ml-auto flex flex-wrap gap-1">
             <button type="button" className={buttonClass} disabled={!props.connected} onClick={() => props.onPoll(row.info.taskId)}>Check status</button>

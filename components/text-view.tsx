@@ -31,8 +31,8 @@ export interface TextViewProps {
 function Switch({ pretty, onPretty }: { pretty: boolean; onPretty(on: boolean): void }): ReactNode {
   return (
     <span role="group" aria-label="Text format" className="inline-flex overflow-hidden rounded border border-zinc-300 text-xs dark:border-zinc-600">
-      <button type="button" aria-pressed={pretty} onClick={() => onPretty(true)} className={`px-2 py-0.5 ${pretty ? 'bg-sky-600 text-white' : ''}`}>Pretty</button>
-      <button type="button" aria-pressed={!pretty} onClick={() => onPretty(false)} className={`px-2 py-0.5 ${!pretty ? 'bg-sky-600 text-white' : ''}`}>Raw</button>
+      <button type="button" aria-pressed={pretty} onClick={() => onPretty(true)} className={`px-2 py-0.5 ${pretty ? 'bg-sky-700 text-white' : ''}`}>Pretty</button>
+      <button type="button" aria-pressed={!pretty} onClick={() => onPretty(false)} className={`px-2 py-0.5 ${!pretty ? 'bg-sky-700 text-white' : ''}`}>Raw</button>
     </span>
   );
 }

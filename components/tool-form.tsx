@@ -7,6 +7,7 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { errorSchemaOf, type ToolEntry } from '../lib/tool-schema.ts';
 import { ErrorBoundary } from './error-boundary.tsx';
+import { SaveCall } from './save-call.tsx';
 import { Text } from './text.tsx';
 import { useArguments, useSendGuard, type Pending } from './tool-form-state.ts';
 import { ToolHeader } from './tool-header.tsx';
@@ -27,12 +28,15 @@ export interface ToolFormProps {
   onRun(args: unknown): void;
   /** Forget the remembered arguments. */
   onReset(): void;
+  /** Keep the call the form would make now under `name` (issue 9, saved calls); returns why not. */
+  onSaveCall?(args: unknown, name: string): string | undefined;
 }
 
-function RunBar(props: Pick<ToolFormProps, 'canRun' | 'cannotRunReason' | 'remembered' | 'onReset'> & { onResetForm(): void }): ReactNode {
+function RunBar(props: Pick<ToolFormProps, 'canRun' | 'cannotRunReason' | 'remembered' | 'onReset'> & { onResetForm(): void; saveCall?: ReactNode }): ReactNode {
   return (
     <div className="mt-3 flex flex-wrap items-center gap-2">
       <button type="submit" className={primaryButtonClass} disabled={!props.canRun}>Run tool</button>
+      {props.saveCall}
       <button type="button" className={buttonClass} onClick={() => { props.onReset(); props.onResetForm(); }}>Reset to defaults</button>
       {props.remembered && <span className="text-xs text-zinc-500 dark:text-zinc-400">Last arguments used</span>}
       {!props.canRun && props.cannotRunReason && <span className="text-xs text-zinc-500 dark:text-zinc-400">{props.cannotRunReason}</span>}
@@ -77,7 +81,8 @@ function JsonEditor({ text, onText, onSubmit, children }: { text: string; onText
 }
 
 /** An object schema with nothing to fill in (no properties, alternatives, references or extra keys). */
-function takesNoArguments(schema: Record<string, unknown>): boolean {
+function takesNoArguments(form: object): boolean {
+  const schema = form as Record<string, unknown>;
   const properties = schema.properties;
   const some = (key: string) => schema[key] !== undefined && schema[key] !== false;
   return (properties == null || typeof properties !== 'object' || Object.keys(properties).length === 0) && !['oneOf', 'anyOf', 'allOf', '$ref', 'additionalProperties', 'patternProperties', 'x-loupe-json', 'if'].some(some);
@@ -93,7 +98,18 @@ export function ToolForm(props: ToolFormProps): ReactNode {
     guard.context.invalidJson.clear();
     args.reset();
   };
-  const bar = <RunBar {...props} onResetForm={resetForm} />;
+  // The arguments Run would send now: the form's data, or the JSON editor's text parsed.
+  const saveCall = (name: string): string | undefined => {
+    if (!props.onSaveCall) return undefined;
+    if (!args.json && check.ok) return props.onSaveCall(args.data, name);
+    try {
+      return props.onSaveCall(JSON.parse(args.text), name);
+    } catch {
+      return 'Fix the JSON before saving the call';
+    }
+  };
+  const saver = props.onSaveCall && <SaveCall defaultName={tool.name} canSave onSave={saveCall} />;
+  const bar = <RunBar {...props} onResetForm={resetForm} saveCall={saver} />;
   const errors = guard.pending && !args.json ? errorSchemaOf(guard.pending.issues) : undefined;
   return (
     <div>

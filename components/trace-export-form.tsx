@@ -45,8 +45,8 @@ export function TraceExportForm({ total, shown, scope, names, what, secrets, onS
       </fieldset>
       <fieldset className="space-y-1">
         <legend className="text-xs font-semibold text-zinc-600 dark:text-zinc-300">Secrets</legend>
-        <p className="text-xs text-zinc-500">HTTP header values in the trace are masked already. Mark the {what === 'env' ? 'environment variables' : 'headers'} of the connection whose values are secret:</p>
-        {names.length === 0 && <p className="text-xs text-zinc-500">(This connection has none.)</p>}
+        <p className="text-xs text-zinc-500 dark:text-zinc-400">HTTP header values in the trace are masked already. Mark the {what === 'env' ? 'environment variables' : 'headers'} of the connection whose values are secret:</p>
+        {names.length === 0 && <p className="text-xs text-zinc-500 dark:text-zinc-400">(This connection has none.)</p>}
         {names.map((name) => (
           <label key={name} className="flex items-center gap-1.5 font-mono text-xs">
             <input type="checkbox" aria-label={`Mask ${name}`} checked={marked.includes(name)} onChange={(e) => mark(name, e.target.checked)} />

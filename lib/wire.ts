@@ -402,8 +402,13 @@ const secretNames = {
 export const AddServerMessageSchema = z.object({
   type: z.literal('add-server'),
   config: ServerConfigSchema,
-  /** Default true. */
+  /** Default true (a disabled server never connects until it is enabled). */
   connect: z.boolean().optional(),
+  /** Listed, not started (`"disabled": true` in the file it came from). */
+  disabled: z.boolean().optional(),
+  /** Keys of its entry Loupe does not use (autoApprove, timeout…), kept so that a save does not lose them. */
+  other: z.record(z.string(), z.unknown()).optional(),
+  savedCalls: z.array(SavedCallSchema).optional(),
   ...secretNames,
   clientCapabilities: ClientCapabilityChoiceSchema.optional(),
   roots: z.array(RootSchema).optional(),

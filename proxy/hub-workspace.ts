@@ -63,13 +63,13 @@ export async function dispatchWorkspace(hub: Hub, ws: WebSocket, message: Worksp
 }
 
 async function addServer(hub: Hub, ws: WebSocket, message: Extract<WorkspaceMessage, { type: 'add-server' }>): Promise<void> {
-  const { config, secretEnv, secretHeaders, clientCapabilities, roots, serverRequestTimeoutMs, connectTimeoutMs } = message;
-  const session = hub.createSession(config, { secretEnv, secretHeaders, clientCapabilities });
+  const { config, secretEnv, secretHeaders, clientCapabilities, roots, serverRequestTimeoutMs, connectTimeoutMs, disabled, other, savedCalls } = message;
+  const session = hub.createSession(config, { secretEnv, secretHeaders, clientCapabilities, disabled, other, savedCalls });
   hub.primary ??= session.id;
   session.announce();
   hub.sendTo(ws, { type: 'server-added', requestId: message.requestId, session: session.snapshot() });
   hub.broadcastWorkspace();
-  if (message.connect !== false) await hub.start(session, { clientCapabilities, roots, serverRequestTimeoutMs, connectTimeoutMs });
+  if (message.connect !== false && disabled !== true) await hub.start(session, { clientCapabilities, roots, serverRequestTimeoutMs, connectTimeoutMs });
 }
 
 /** Servers that waited for one of these inputs connect now. The values stay in proxy memory only. */

@@ -92,6 +92,7 @@ export class Hub {
         secretHeaders: server.secretHeaders,
         clientCapabilities: server.extras.clientCapabilities,
         savedCalls: server.extras.savedCalls,
+        other: server.other,
       }),
     );
     const starting = created.filter((s) => {
@@ -115,6 +116,8 @@ export class Hub {
   async start(session: Session, options: ClientSideOptions = {}): Promise<void> {
     const resolved = this.model.resolve(session.id);
     if (!resolved) return;
+    // Starting a server is enabling it: a later save writes it without `"disabled": true`.
+    if (this.model.enable(session.id)) this.broadcastWorkspace();
     session.trace.secretValues = this.model.secretValuesOf(session.id);
     session.setView(this.model.view(session.id, resolved.missing)!);
     if (resolved.missing.length > 0) {

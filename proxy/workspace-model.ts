@@ -18,6 +18,8 @@ export interface ServerEntry {
   secretHeaders: string[];
   clientCapabilities?: ClientCapabilityChoice;
   savedCalls: SavedCall[];
+  /** Keys of the entry Loupe does not use (autoApprove, timeout…): written back as they were. */
+  other?: Record<string, unknown>;
 }
 
 export interface EntryInit {
@@ -28,6 +30,7 @@ export interface EntryInit {
   secretHeaders?: string[];
   clientCapabilities?: ClientCapabilityChoice;
   savedCalls?: SavedCall[];
+  other?: Record<string, unknown>;
 }
 
 export class WorkspaceModel {
@@ -38,6 +41,8 @@ export class WorkspaceModel {
   /** sha-256 of the file's text when Loupe last read or wrote it (save-workspace's conflict check). */
   diskHash?: string;
   private inputs: InputDecl[] = [];
+  /** Top-level keys of the file Loupe does not use, written back as they were. */
+  private other?: Record<string, unknown>;
   private readonly inputValues = new Map<string, string>();
   /** By session id, in the order the sessions were created (the file's order). */
   private readonly entries = new Map<string, ServerEntry>();
@@ -48,10 +53,19 @@ export class WorkspaceModel {
   /** The file's own parts (its servers are added one by one, as sessions are created). */
   load(workspace: Workspace, path: string | undefined, hash: string | undefined): void {
     this.flavour = workspace.flavour;
+    this.other = workspace.other;
     this.inputs = [...workspace.inputs];
     this.notes.push(...workspace.notes);
     this.path = path;
     this.diskHash = hash;
+  }
+
+  /** Clears `disabled`; true when it was set. */
+  enable(id: string): boolean {
+    const entry = this.entries.get(id);
+    if (!entry?.disabled) return false;
+    entry.disabled = false;
+    return true;
   }
 
   entry(id: string): ServerEntry | undefined {
@@ -72,6 +86,7 @@ export class WorkspaceModel {
       secretHeaders,
       clientCapabilities: init.clientCapabilities,
       savedCalls: init.savedCalls ?? [],
+      ...(init.other ? { other: init.other } : {}),
     };
     this.entries.set(id, entry);
     return entry;
@@ -162,8 +177,9 @@ export class WorkspaceModel {
         ...(e.clientCapabilities ? { clientCapabilities: e.clientCapabilities } : {}),
         ...(e.savedCalls.length > 0 ? { savedCalls: e.savedCalls } : {}),
       },
+      ...(e.other ? { other: e.other } : {}),
     }));
-    return { flavour: this.flavour, servers, inputs: this.inputs, notes: [] };
+    return { flavour: this.flavour, servers, inputs: this.inputs, notes: [], ...(this.other ? { other: this.other } : {}) };
   }
 
   private uniqueName(wanted: string, exceptId?: string): string {

@@ -245,6 +245,27 @@ describe('save-workspace', () => {
     expect(readFileSync(file.path, 'utf8')).toBe(first);
   });
 
+  it('keeps what it does not use: unknown entry and file keys survive a save; an imported disabled server stays unstarted until enabled', async () => {
+    const { client, file } = await open({ a: entry('a', { autoApprove: ['whoami'], timeout: 30 }) }, { globalShortcut: 'Ctrl+Space' });
+    const a = await named(client, 'a', ['connected']);
+    client.send({ type: 'add-server', config: { kind: 'stdio', name: 'later', command: process.execPath, args: [FIXTURE, 'later'], env: {} }, disabled: true, other: { alwaysAllow: ['x'] }, requestId: 'add' });
+    const added = await last(client, 'server-added');
+    expect(added.session).toMatchObject({ name: 'later', disabled: true, status: 'disconnected' });
+    client.send({ type: 'save-workspace', requestId: 'save' });
+    await client.until(() => client.messages.some((m) => m.type === 'workspace-saved' && m.requestId === 'save'));
+    const saved = JSON.parse(readFileSync(file.path, 'utf8'));
+    expect(saved.globalShortcut).toBe('Ctrl+Space');
+    expect(saved.mcpServers.a).toMatchObject({ autoApprove: ['whoami'], timeout: 30 });
+    expect(saved.mcpServers.later).toMatchObject({ disabled: true, alwaysAllow: ['x'] });
+    // Enabling (connecting) it clears `disabled` for the next save.
+    client.send({ type: 'restart', session: added.session.id });
+    await named(client, 'later', ['connected']);
+    client.send({ type: 'save-workspace', requestId: 'again' });
+    await client.until(() => client.messages.some((m) => m.type === 'workspace-saved' && m.requestId === 'again'));
+    expect(JSON.parse(readFileSync(file.path, 'utf8')).mcpServers.later.disabled).toBeUndefined();
+    expect(a.status).toBe('connected');
+  });
+
   it('relative names are resolved against the launch folder and may not leave it; links and other files are refused', async () => {
     const { client, file } = await open({ a: entry('a') });
     const errorFor = async (requestId: string) =>
