@@ -1,4 +1,4 @@
-// The UI is a static export served by the proxy itself (ARCHITECTURE.md: one process, one port).
+// The UI is a static export served by the proxy itself (docs/architecture.md: one process, one port).
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   output: 'export',

@@ -3,7 +3,7 @@
  * The merged History of `All servers` (issue 9): every session's frames in time order with a
  * `Server` column, the History filters plus a `Server filter`, and the selected frame in full.
  * Replay sends on the frame's own server; Edit opens that server's History with the frame in its
- * composer. The region keeps the name `History` (CONTRACT.md).
+ * composer. The region keeps the name `History` (docs/contract.md).
  */
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { FrameDetail } from '@/components/frame-detail.tsx';

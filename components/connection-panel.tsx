@@ -59,7 +59,7 @@ function statusWord(status: SessionStatus | undefined, synced: boolean): { word:
 
 const seconds = (ms: number): string => String(Math.round(ms / 100) / 10);
 
-/** The ticking time since the connect began, the deadline, and `Cancel` (CONTRACT.md). */
+/** The ticking time since the connect began, the deadline, and `Cancel` (docs/contract.md). */
 function ConnectingProgress({ since, timeoutMs, onCancel }: { since: number; timeoutMs?: number; onCancel(): void }): ReactNode {
   const now = useNow(250);
   const elapsed = Math.max(0, Math.floor((now - since) / 1000));
@@ -91,7 +91,7 @@ function StatusError({ status, error, onReconnect }: { status?: SessionStatus; e
 export function ConnectionPanel(props: ConnectionPanelProps): ReactNode {
   const { word, dot } = statusWord(props.status, props.synced);
   return (
-    <Panel title="Connection">
+    <Panel title="Connection" label="Connection">
       <div role="status" className="mb-3 flex items-center gap-2 text-sm">
         <span aria-hidden="true" className={`inline-block size-2.5 rounded-full ${dot}`} />
         <span className="font-semibold">{word}</span>

@@ -1,7 +1,7 @@
 /**
  * The connection form for a server that is not the selected session's connection: a new one
  * (`Add server`, sends add-server) or an edit of one (prefilled, sends update-server). Its
- * buttons are named apart from the connection panel's `Connect` / `Cancel` (CONTRACT.md).
+ * buttons are named apart from the connection panel's `Connect` / `Cancel` (docs/contract.md).
  */
 import type { ReactNode } from 'react';
 import type { ServerConfig } from '../lib/server-config-types.ts';

@@ -16,7 +16,8 @@ test.describe('a remote server that misbehaves', () => {
     const app = await launch(['--connect-timeout', '2000', `${server.base}/hang`]);
     await loupe.open(app.url);
     await loupe.waitForStatus('Failed', 10_000);
-    await expect(page.getByText(/The server accepted the request but has not answered for 2 s\./)).toBeVisible();
+    // In the Connection panel (the Servers panel repeats the reason in the server's button).
+    await expect(page.getByRole('region', { name: 'Connection' }).getByText(/The server accepted the request but has not answered for 2 s\./)).toBeVisible();
     await expect(page.getByText(/Could not reach/)).toHaveCount(0);
   });
 
@@ -59,7 +60,7 @@ test.describe('a remote server that misbehaves', () => {
     const app = await launch([`${server.base}/auth`]);
     await loupe.open(app.url);
     await loupe.waitForStatus('Failed', 15_000);
-    await expect(page.getByText('The server wants credentials (HTTP 401); Loupe does not sign in with OAuth yet.')).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Connection' }).getByText('The server wants credentials (HTTP 401); Loupe does not sign in with OAuth yet.')).toBeVisible();
     await expect(page.getByText(/Discovery tried:/)).toContainText('--header "Authorization: Bearer …"');
     // One list item per step, in the order tried, each with what came back.
     const steps = page.getByRole('list', { name: 'Discovery steps' }).getByRole('listitem');

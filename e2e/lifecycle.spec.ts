@@ -34,7 +34,7 @@ test.describe('connect lifecycle', () => {
     await loupe.open(app.url);
     await loupe.waitForStatus('Failed', 6_000);
     expect(Date.now() - started, 'not the default 30 s').toBeLessThan(8_000);
-    await expect(loupe.page.getByText('The server did not answer initialize within 1.5 s (--connect-timeout / the Connect timeout field).')).toBeVisible();
+    await expect(loupe.page.getByRole('region', { name: 'Connection' }).getByText('The server did not answer initialize within 1.5 s (--connect-timeout / the Connect timeout field).')).toBeVisible();
     await expect(loupe.connectTimeoutField()).toHaveValue('1.5');
     expect(await pollUntil(() => running(app.pid, 'never-initialize.mjs').length === 0, 4_000), 'the server is stopped').toBe(true);
   });

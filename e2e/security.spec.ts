@@ -1,5 +1,5 @@
 // Loupe starts processes on this machine, so nobody but the user's own tab may drive it
-// (ARCHITECTURE.md, "Security is part of the design"; the official inspector's CVE-2025-49596).
+// (docs/architecture.md, "Security is part of the design"; the official inspector's CVE-2025-49596).
 // Every refused request also tries to start a process; the process tree must not change.
 import { join } from 'node:path';
 import { expect, test } from './support/test.ts';

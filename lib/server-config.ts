@@ -7,7 +7,7 @@
 import { parseJsonc } from './jsonc.ts';
 import type { HttpTransport, ServerConfig } from './server-config-types.ts';
 
-/** Failures are values (STYLE.md habit 5). */
+/** Failures are values. */
 export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
 
 export interface TargetInput {

@@ -1,5 +1,5 @@
 /**
- * The command line of CONTRACT.md: `mcp-loupe [options] <command> [args...] | <url> | --config <file>`.
+ * The command line of docs/contract.md: `mcp-loupe [options] <command> [args...] | <url> | --config <file>`.
  * Parsing stops at the first positional word, so that everything from the target on reaches the
  * server verbatim (`mcp-loupe npx -y srv --port 9` gives `--port 9` to the server).
  */

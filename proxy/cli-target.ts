@@ -1,5 +1,5 @@
 /**
- * From the command line's options to what Loupe opens (CONTRACT.md): one server (a command, a URL,
+ * From the command line's options to what Loupe opens (docs/contract.md): one server (a command, a URL,
  * the bundled demo) or the servers of a --config file (issue 9).
  */
 import { normalizeTarget, type Result, type TargetInput } from '../lib/server-config.ts';

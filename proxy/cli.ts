@@ -3,7 +3,7 @@
 // cost it ~7 MB of resident memory over a bare SDK client; see bench/memory.mjs.)
 /**
  * `mcp-loupe [options] <command> [args...] | <url> | --config <file> [--server <name>]`
- * (CONTRACT.md). Prints one line with the page URL and runs until SIGINT/SIGTERM, then stops every
+ * (docs/contract.md). Prints one line with the page URL and runs until SIGINT/SIGTERM, then stops every
  * process it started and exits 0.
  */
 import { readFileSync } from 'node:fs';

@@ -4,7 +4,7 @@
  * Written here rather than wrapping the SDK's StdioClientTransport because that one cannot:
  * report stdout lines that are not JSON-RPC (it throws them away as parse errors), expose the
  * exit code / signal and the stderr tail, pass messages over its 10 MiB cap, or kill a whole
- * process group (servers are often `npx` → `sh` → `node`). See ARCHITECTURE.md, "The upstream tap".
+ * process group (servers are often `npx` → `sh` → `node`). See docs/architecture.md, "The proxy".
  */
 import { existsSync, statSync } from 'node:fs';
 import { delimiter } from 'node:path';

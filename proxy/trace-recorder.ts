@@ -1,6 +1,6 @@
 /**
  * Keeps the trace of one session: every frame, stderr chunk, noise line, exit and transport event,
- * numbered in order. Bounded by count and by bytes (STYLE.md habit 7); what it lets go is counted.
+ * numbered in order. Bounded by count and by bytes; what it lets go is counted.
  */
 import type { TraceEvent, TraceStats } from '../lib/wire.ts';
 

@@ -1,7 +1,7 @@
 /**
  * Shared pieces of the benchmarks: spawning Loupe, reading its URL line, resident memory from
  * /proc, order statistics, and the table/JSON output every benchmark prints.
- * Benchmarks print figures; they are never timed tests (ARCHITECTURE.md, bench/).
+ * Benchmarks print figures; they are never timed tests (docs/architecture.md, bench/).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';

@@ -1,7 +1,7 @@
 /**
  * The `All servers` views (issue 9): every server's tools as `server__tool` (region `All tools`)
  * and the merged History (region `History`, a `Server` column, the `Server filter`). Only
- * accessible names (CONTRACT.md).
+ * accessible names (docs/contract.md).
  */
 import { expect, type Locator, type Page } from '@playwright/test';
 import { literal } from './loupe-page.ts';

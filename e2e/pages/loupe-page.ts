@@ -1,5 +1,5 @@
 /**
- * The Loupe page, reached only through the accessible names of CONTRACT.md ("In the browser").
+ * The Loupe page, reached only through the accessible names of docs/contract.md ("In the browser").
  * Specs say what a user does (`selectTool('echo')`); this file knows how.
  */
 import { expect, type Locator, type Page } from '@playwright/test';
@@ -66,7 +66,7 @@ export class LoupePage {
     await this.disconnectButton().click();
   }
 
-  /** `Cancel` while connecting (CONTRACT.md). */
+  /** `Cancel` while connecting (docs/contract.md). */
   cancelButton(): Locator {
     return this.page.getByRole('button', { name: 'Cancel', exact: true });
   }
@@ -193,7 +193,7 @@ export class LoupePage {
 
   /**
    * The JSON editor of the arguments, once "edit as JSON" is on: the one multi-line text box whose
-   * name mentions JSON (CONTRACT.md does not name it yet).
+   * name mentions JSON (docs/contract.md does not name it yet).
    */
   jsonEditor(): Locator {
     return this.page.getByRole('textbox', { name: /json/i });

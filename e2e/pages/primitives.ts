@@ -1,6 +1,6 @@
 /**
  * Helpers for the Tools / Resources / Prompts specs, on top of the page object. Everything is
- * reached by role and accessible name (CONTRACT.md), never by CSS.
+ * reached by role and accessible name (docs/contract.md), never by CSS.
  */
 import { expect, type Locator, type Page } from '@playwright/test';
 import { literal, type LoupePage } from './loupe-page.ts';

@@ -1,7 +1,7 @@
 /**
  * The workspace side of the page (issue 9): the Servers region, one button per server whose name
  * starts with the server's name and holds its status, `All servers`, `Add server` and the actions
- * of the selected server. Only accessible names (CONTRACT.md).
+ * of the selected server. Only accessible names (docs/contract.md).
  */
 import { expect, type Locator, type Page } from '@playwright/test';
 import { literal, type Status } from './loupe-page.ts';

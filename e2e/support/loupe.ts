@@ -1,6 +1,6 @@
 /**
  * Loupe as a black box: start the CLI, read the URL it prints, stop it with a signal.
- * Only what CONTRACT.md promises is relied on here.
+ * Only what docs/contract.md promises is relied on here.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,7 +8,7 @@ import { ROOT, commandOf, descendants, isAlive, killAll, pollUntil, spawnProc, s
 
 export const CLI = join(ROOT, 'dist', 'proxy', 'cli.js');
 
-/** The start-up line: `http://127.0.0.1:<port>/?token=<token>` (CONTRACT.md, "Command line"). */
+/** The start-up line: `http://127.0.0.1:<port>/?token=<token>` (docs/contract.md, "Command line"). */
 export const URL_PATTERN = /http:\/\/127\.0\.0\.1:(\d+)\/\?token=([^\s&#"'<>]+)/;
 
 export interface Loupe {

@@ -1,7 +1,7 @@
 /**
  * The suite's `test`: Playwright's, plus
  * - `launch(target?)`: start Loupe; every instance is stopped after the test, and must exit 0
- *   having stopped its children (CONTRACT.md, "Command line");
+ *   having stopped its children (docs/contract.md, "Command line");
  * - `loupe`: a `LoupePage` on the test's page, which fails the test if any dialog opens
  *   (server-supplied strings must never run as code);
  * - `servers`: HTTP servers to point Loupe at, stopped after the test.

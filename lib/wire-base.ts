@@ -1,0 +1,173 @@
+/**
+ * The wire protocol's shared pieces (lib/wire.ts): ids, errors, the client's capability choice,
+ * server→client requests and sessions.
+ */
+import { z } from 'zod';
+import { ServerConfigSchema } from './server-config-types.ts';
+
+// ---------------------------------------------------------------------------------------------
+// Shared pieces
+
+/** JSON-RPC request ids are strings or integers (MCP forbids null). */
+export const RequestIdSchema = z.union([z.string(), z.number()]);
+export type RequestId = z.infer<typeof RequestIdSchema>;
+
+/**
+ * Local failures have string codes (STYLE.md habit 5); JSON-RPC errors from the server keep their
+ * numeric code and arrive in `RpcError`.
+ */
+export const LoupeErrorCodeSchema = z.enum([
+  'COMMAND_NOT_FOUND',
+  'SPAWN_FAILED',
+  'EXITED',
+  'HTTP_ERROR',
+  'NOT_MCP',
+  'UNREACHABLE',
+  'INIT_FAILED',
+  'TIMEOUT',
+  'CANCELLED',
+  'NO_SESSION',
+  'NOT_PENDING',
+  'NOT_CONNECTED',
+  'BAD_MESSAGE',
+  'INTERNAL',
+  // Remote servers (issue 8): each HTTP failure has its own code and sentence.
+  'NO_ANSWER',
+  'SESSION_ENDED',
+  'STREAM_DROPPED',
+  'ORIGIN_REFUSED',
+  'VERSION_MISMATCH',
+  'UNAUTHORIZED',
+]);
+export type LoupeErrorCode = z.infer<typeof LoupeErrorCodeSchema>;
+
+export const LoupeErrorSchema = z.object({
+  code: LoupeErrorCodeSchema,
+  /** One plain sentence for the user, e.g. "Command not found: foo". */
+  message: z.string(),
+  /** What to try next, when we know. */
+  hint: z.string().optional(),
+  /** Facts behind the message; every field optional, all rendered as text. */
+  detail: z
+    .object({
+      exitCode: z.number().nullable().optional(),
+      signal: z.string().nullable().optional(),
+      stderrTail: z.string().optional(),
+      pathSearched: z.array(z.string()).optional(),
+      httpStatus: z.number().optional(),
+      contentType: z.string().optional(),
+      bodyStart: z.string().optional(),
+      url: z.string().optional(),
+      /** The server→client request an answer was meant for (NOT_PENDING). */
+      requestId: z.string().optional(),
+      /** What Loupe tried, in order (the OAuth discovery after a 401): each step, its URL and what came back. */
+      tried: z.array(z.object({ what: z.string(), url: z.string(), status: z.string() })).optional(),
+    })
+    .optional(),
+});
+export type LoupeError = z.infer<typeof LoupeErrorSchema>;
+
+export const RpcErrorSchema = z.object({
+  code: z.number(),
+  message: z.string(),
+  data: z.unknown().optional(),
+});
+export type RpcError = z.infer<typeof RpcErrorSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// What Loupe declares in `initialize` (the client's side: sampling, elicitation, roots, tasks)
+
+/**
+ * The client capabilities the user chose for a connection; all on by default.
+ * https://modelcontextprotocol.io/specification/2025-11-25/client
+ */
+export const ClientCapabilityChoiceSchema = z.object({
+  sampling: z.boolean().default(true),
+  samplingTools: z.boolean().default(true),
+  elicitationForm: z.boolean().default(true),
+  elicitationUrl: z.boolean().default(true),
+  roots: z.boolean().default(true),
+  rootsListChanged: z.boolean().default(true),
+  tasks: z.boolean().default(true),
+});
+export type ClientCapabilityChoice = z.infer<typeof ClientCapabilityChoiceSchema>;
+
+export const RootSchema = z.object({ uri: z.string(), name: z.string().optional() });
+export type Root = z.infer<typeof RootSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Server → client requests waiting for the user (sampling, elicitation; roots are answered from
+// the session's root list without asking)
+
+export const ServerRequestSchema = z.object({
+  session: z.string(),
+  /** The proxy's handle for it (the JSON-RPC id is the server's, and may repeat across sessions). */
+  requestId: z.string(),
+  /** The server's JSON-RPC id. */
+  rpcId: RequestIdSchema,
+  method: z.string(),
+  params: z.record(z.string(), z.unknown()).optional(),
+  receivedAt: z.number(),
+  /** When Loupe will answer with an error by itself if nobody has (ms since the epoch). */
+  deadline: z.number(),
+});
+export type ServerRequest = z.infer<typeof ServerRequestSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Sessions
+
+export const SessionStatusSchema = z.enum(['connecting', 'connected', 'disconnected', 'failed']);
+export type SessionStatus = z.infer<typeof SessionStatusSchema>;
+
+/** What the server said about itself in its `initialize` result. Server-supplied: render as text. */
+export const ServerInfoSchema = z.object({
+  name: z.string().optional(),
+  version: z.string().optional(),
+  title: z.string().optional(),
+  websiteUrl: z.string().optional(),
+  /** `icons` of the server's Implementation (2025-11-25); untrusted: load only data: URLs. */
+  icons: z.array(z.record(z.string(), z.unknown())).optional(),
+});
+
+export const SessionInfoSchema = z.object({
+  id: z.string(),
+  /** The server's name, unique among sessions (config.name, else derived; a clash is renamed NAME-2 with a workspace note). Issue 9. */
+  name: z.string(),
+  /**
+   * As the user wrote it, except that the values of `secretEnv` / `secretHeaders` are their
+   * reference text (`${input:NAME}` / `${env:NAME}`): the proxy never sends a secret to the page.
+   * A config sent back with that same reference text keeps the value the proxy holds.
+   */
+  config: ServerConfigSchema,
+  /** Listed, not started ("disabled": true in the workspace file). */
+  disabled: z.boolean().optional(),
+  /** Env names / header names whose values are secret (written as references, never as values). */
+  secretEnv: z.array(z.string()).optional(),
+  secretHeaders: z.array(z.string()).optional(),
+  /** Inputs (`${input:ID}` ids) this server waits for before it can start; meanwhile its status is `disconnected` and `note` says so. */
+  waitingForInputs: z.array(z.string()).optional(),
+  /** A plain note on the status that is not an error (e.g. "Waiting for input api-key"). */
+  note: z.string().optional(),
+  status: SessionStatusSchema,
+  /** Milliseconds since the epoch of the last status change. */
+  since: z.number(),
+  error: LoupeErrorSchema.optional(),
+  serverInfo: ServerInfoSchema.optional(),
+  protocolVersion: z.string().optional(),
+  /** `capabilities` from the `initialize` result, as sent. */
+  capabilities: z.record(z.string(), z.unknown()).optional(),
+  instructions: z.string().optional(),
+  /** Transport actually in use (`sse` after a fallback). */
+  transport: z.enum(['stdio', 'http', 'sse']).optional(),
+  /** Process id of a stdio child, while it runs. */
+  pid: z.number().optional(),
+  /** What Loupe declared in `initialize` for this connection. */
+  clientCapabilities: ClientCapabilityChoiceSchema.optional(),
+  /** The roots Loupe answers `roots/list` with. */
+  roots: z.array(RootSchema).optional(),
+  /** Milliseconds a server→client request may wait for the user before Loupe answers an error. */
+  serverRequestTimeoutMs: z.number().optional(),
+  /** Milliseconds `initialize` may take: while `connecting`, the deadline is `since` + this. */
+  connectTimeoutMs: z.number().optional(),
+});
+export type SessionInfo = z.infer<typeof SessionInfoSchema>;

@@ -1,0 +1,93 @@
+/** Trace events on the wire (lib/wire.ts). */
+import { z } from 'zod';
+import { RequestIdSchema } from './wire-base.ts';
+
+// ---------------------------------------------------------------------------------------------
+// Trace events: what the tap recorded, in order. Each kind has its own shape.
+
+/** What the proxy could tell about a JSON-RPC frame without trusting it. */
+export const RpcKindSchema = z.enum(['request', 'response', 'error', 'notification', 'invalid']);
+export type RpcKind = z.infer<typeof RpcKindSchema>;
+
+const eventBase = {
+  session: z.string(),
+  /** Per-session sequence number, strictly increasing, starting at 1. */
+  seq: z.number(),
+  /** Wall-clock milliseconds since the epoch, with sub-millisecond precision where available. */
+  ts: z.number(),
+};
+
+/** A JSON-RPC frame exactly as it crossed the upstream wire. `out` = Loupe → server. */
+export const FrameEventSchema = z.object({
+  ...eventBase,
+  kind: z.literal('frame'),
+  dir: z.enum(['out', 'in']),
+  raw: z.string(),
+  size: z.number(),
+  rpc: RpcKindSchema,
+  method: z.string().optional(),
+  id: RequestIdSchema.optional(),
+  /** Set on frames the user sent by hand: a replay as is, an edited replay, or the raw composer. */
+  origin: z.enum(['replay', 'edited', 'composer']).optional(),
+});
+export type FrameEvent = z.infer<typeof FrameEventSchema>;
+
+/** A chunk of the child's stderr (never dressed up as a log notification). */
+export const StderrEventSchema = z.object({ ...eventBase, kind: z.literal('stderr'), text: z.string() });
+export type StderrEvent = z.infer<typeof StderrEventSchema>;
+
+/** A stdout line that was not JSON-RPC. The session goes on. */
+export const NoiseEventSchema = z.object({ ...eventBase, kind: z.literal('noise'), text: z.string() });
+export type NoiseEvent = z.infer<typeof NoiseEventSchema>;
+
+/** The child process ended. */
+export const ExitEventSchema = z.object({
+  ...eventBase,
+  kind: z.literal('exit'),
+  code: z.number().nullable(),
+  signal: z.string().nullable(),
+});
+export type ExitEvent = z.infer<typeof ExitEventSchema>;
+
+/** One HTTP exchange of a remote transport (secrets in headers masked). */
+export const HttpEventSchema = z.object({
+  ...eventBase,
+  kind: z.literal('http'),
+  method: z.string(),
+  url: z.string(),
+  status: z.number().optional(),
+  contentType: z.string().optional(),
+  requestHeaders: z.record(z.string(), z.string()),
+  responseHeaders: z.record(z.string(), z.string()).optional(),
+  durationMs: z.number(),
+  bodySize: z.number().optional(),
+  error: z.string().optional(),
+});
+export type HttpEvent = z.infer<typeof HttpEventSchema>;
+
+/** Something the transport or the proxy noticed (connected, fallback to SSE, parse error …). */
+export const TransportEventSchema = z.object({
+  ...eventBase,
+  kind: z.literal('transport'),
+  level: z.enum(['info', 'warn', 'error']),
+  message: z.string(),
+});
+export type TransportEvent = z.infer<typeof TransportEventSchema>;
+
+export const TraceEventSchema = z.discriminatedUnion('kind', [
+  FrameEventSchema,
+  StderrEventSchema,
+  NoiseEventSchema,
+  ExitEventSchema,
+  HttpEventSchema,
+  TransportEventSchema,
+]);
+export type TraceEvent = z.infer<typeof TraceEventSchema>;
+
+/** Per-session counts of what the proxy's bounded trace buffer let go. */
+export const TraceStatsSchema = z.object({
+  session: z.string(),
+  kept: z.number(),
+  dropped: z.number(),
+});
+export type TraceStats = z.infer<typeof TraceStatsSchema>;
