@@ -4,7 +4,7 @@
  * strings go through <Text> (visible control characters, bidi-isolated); never as markup.
  */
 import { useMemo, useState, type ReactNode } from 'react';
-import { jsonDepth, MAX_PRETTY_DEPTH, stringifySafe, tooDeepNote } from '../lib/safe-json.ts';
+import { compactJson, jsonDepth, MAX_PRETTY_DEPTH, tooDeepNote } from '../lib/safe-json.ts';
 import { Text } from './text.tsx';
 import { Note } from './ui.tsx';
 
@@ -69,13 +69,7 @@ function Key({ name }: { name?: string }): ReactNode {
 
 /** A container past MAX_TREE_DEPTH: its compact text (never a pretty-print: that could not end well). */
 function DeepText({ name, value, indent, comma }: { name?: string; value: object; indent: { paddingLeft: string }; comma: string }): ReactNode {
-  const text = useMemo(() => {
-    try {
-      return stringifySafe(value) ?? '';
-    } catch {
-      return '';
-    }
-  }, [value]);
+  const text = useMemo(() => compactJson(value), [value]);
   return (
     <div style={indent}>
       <Key name={name} />

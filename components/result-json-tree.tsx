@@ -4,7 +4,7 @@
  * Every key and string is text.
  */
 import { useMemo, useState, type ReactNode } from 'react';
-import { jsonDepth, MAX_PRETTY_DEPTH, stringifySafe, tooDeepNote } from '../lib/safe-json.ts';
+import { compactJson, jsonDepth, MAX_PRETTY_DEPTH, tooDeepNote } from '../lib/safe-json.ts';
 import { Text } from './text.tsx';
 
 /** Entries shown per object or array before "show more". */
@@ -59,13 +59,7 @@ function Branch({ name, value, depth }: { name?: string; value: object; depth: n
 }
 
 function DeepBranch({ name, value }: { name?: string; value: object }): ReactNode {
-  const text = useMemo(() => {
-    try {
-      return stringifySafe(value) ?? '';
-    } catch {
-      return '';
-    }
-  }, [value]);
+  const text = useMemo(() => compactJson(value), [value]);
   return (
     <li>
       <span aria-hidden="true" className="inline-block w-3" />

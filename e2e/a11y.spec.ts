@@ -1,20 +1,17 @@
 // Accessibility (issue 9): axe-core, injected into the real page, finds no serious or critical
 // violation on any main tab or All servers view, in the light and the dark theme, with several
 // servers connected (server-everything and server-memory over stdio, from one --config file).
-import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { AllServersPage } from './pages/all-servers-page.ts';
 import type { LoupePage } from './pages/loupe-page.ts';
 import { WorkspacePage } from './pages/workspace-page.ts';
 import { EVERYTHING } from './support/servers.ts';
 import { expect, test } from './support/test.ts';
+import { memoryEntry, workspaceFile } from './support/workspaces.ts';
 
 const require = createRequire(import.meta.url);
 const AXE = require.resolve('axe-core/axe.min.js');
-const memory = require.resolve('@modelcontextprotocol/server-memory/dist/index.js');
 const CONNECT_MS = 30_000;
 const TABS = ['Tools', 'Resources', 'Prompts', 'History', 'Notifications', 'Tasks'];
 
@@ -64,13 +61,7 @@ test.describe('accessibility (axe-core)', () => {
 
   test('no serious or critical violation on any tab or All servers view, light and dark, with two servers connected', async ({ launch, loupe, page }) => {
     test.setTimeout(180_000);
-    const file = join(mkdtempSync(join(tmpdir(), 'loupe-e2e-a11y-')), 'mcp.json');
-    writeFileSync(file, JSON.stringify({
-      mcpServers: {
-        everything: { command: 'node', args: [EVERYTHING, 'stdio'] },
-        memory: { command: 'node', args: [memory], env: { MEMORY_FILE_PATH: join(mkdtempSync(join(tmpdir(), 'loupe-memory-')), 'memory.jsonl') } },
-      },
-    }));
+    const file = workspaceFile({ everything: { command: 'node', args: [EVERYTHING, 'stdio'] }, memory: memoryEntry() });
     const app = await launch(['--config', file]);
     await loupe.open(app.url);
     const ws = new WorkspacePage(page);

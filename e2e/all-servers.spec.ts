@@ -1,27 +1,17 @@
 // The `All servers` views (issue 9): one History of every server in time order with a Server
 // column and a Server filter, and every server's tools as `server__tool`, searchable and run on
 // their own server; names that clash once namespaced, or grow past 64 characters, are said so.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator } from '@playwright/test';
 import { AllServersPage } from './pages/all-servers-page.ts';
 import { HistoryPage } from './pages/history-page.ts';
 import { WorkspacePage } from './pages/workspace-page.ts';
-import { EVERYTHING, FIXTURES } from './support/servers.ts';
+import { FIXTURES } from './support/servers.ts';
 import { expect, test } from './support/test.ts';
+import { threeServers, workspaceFile } from './support/workspaces.ts';
 
-const require = createRequire(import.meta.url);
-const memory = require.resolve('@modelcontextprotocol/server-memory/dist/index.js');
 const TOOL_NAMES = join(FIXTURES, 'tool-names.mjs');
 const CONNECT_MS = 30_000;
-
-function workspaceFile(servers: Record<string, unknown>): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'loupe-e2e-all-')), 'mcp.json');
-  writeFileSync(file, JSON.stringify({ mcpServers: servers }, null, 2));
-  return file;
-}
 
 /** Select a namespaced tool, fill its fields, run it there, and wait for its result. */
 async function run(all: AllServersPage, button: Locator, fields: Record<string, string> = {}): Promise<Locator> {
@@ -37,11 +27,7 @@ test.describe('All servers', () => {
   test('three servers: server__tool runs on its own server, the merged History holds all three in time order, the Server filter narrows to one', async ({ launch, loupe, page, servers }) => {
     test.setTimeout(120_000);
     const http = await servers.everything('streamableHttp');
-    const file = workspaceFile({
-      'everything-stdio': { command: 'node', args: [EVERYTHING, 'stdio'], env: { LOUPE_E2E_WHO: 'the-stdio-everything' } },
-      memory: { command: 'node', args: [memory], env: { MEMORY_FILE_PATH: join(mkdtempSync(join(tmpdir(), 'loupe-memory-')), 'memory.jsonl') } },
-      'everything-http': { url: `${http.base}/mcp` },
-    });
+    const file = threeServers(http.base);
     const app = await launch(['--config', file]);
     await loupe.open(app.url);
     const ws = new WorkspacePage(page);

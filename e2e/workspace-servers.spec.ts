@@ -2,32 +2,17 @@
 // the Servers region lists them with their status; each server's tabs are its own, and switching
 // keeps what was typed; servers are added, restarted and removed from the page, and a second tab
 // sees the same set.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { WorkspacePage } from './pages/workspace-page.ts';
 import { EVERYTHING } from './support/servers.ts';
 import { expect, test } from './support/test.ts';
+import { memoryEntry, threeServers, workspaceFile } from './support/workspaces.ts';
 
-const require = createRequire(import.meta.url);
-const memory = require.resolve('@modelcontextprotocol/server-memory/dist/index.js');
 const CONNECT_MS = 30_000;
-
-function workspaceFile(servers: Record<string, unknown>): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'loupe-e2e-workspace-')), 'mcp.json');
-  writeFileSync(file, JSON.stringify({ mcpServers: servers }, null, 2));
-  return file;
-}
 
 test.describe('workspace: several servers', () => {
   test('three servers from one file connect; each answers its own calls; switching keeps the tool and the typed arguments', async ({ launch, loupe, page, servers }) => {
     const http = await servers.everything('streamableHttp');
-    const file = workspaceFile({
-      'everything-stdio': { command: 'node', args: [EVERYTHING, 'stdio'], env: { LOUPE_E2E_WHO: 'the-stdio-everything' } },
-      memory: { command: 'node', args: [memory], env: { MEMORY_FILE_PATH: join(mkdtempSync(join(tmpdir(), 'loupe-memory-')), 'memory.jsonl') } },
-      'everything-http': { url: `${http.base}/mcp` },
-    });
+    const file = threeServers(http.base);
     const app = await launch(['--config', file]);
     await loupe.open(app.url);
     const ws = new WorkspacePage(page);
@@ -69,7 +54,7 @@ test.describe('workspace: several servers', () => {
   test('Add server adds a fourth, restart starts it anew, remove removes it; a second tab sees the same set', async ({ launch, loupe, page }) => {
     const file = workspaceFile({
       one: { command: 'node', args: [EVERYTHING, 'stdio'] },
-      two: { command: 'node', args: [memory], env: { MEMORY_FILE_PATH: join(mkdtempSync(join(tmpdir(), 'loupe-memory-')), 'memory.jsonl') } },
+      two: memoryEntry(),
       three: { command: 'node', args: [EVERYTHING, 'stdio'] },
     });
     const app = await launch(['--config', file]);

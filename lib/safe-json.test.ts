@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatJson, jsonDepth, stringifyIteratively, stringifySafe, tooDeepNote } from './safe-json.ts';
+import { compactJson, formatJson, jsonDepth, stringifyIteratively, stringifySafe, tooDeepNote } from './safe-json.ts';
 
 function nested(depth: number): string {
   return '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
@@ -70,5 +70,16 @@ describe('jsonDepth and formatJson', () => {
     expect(deep.tooDeep).toBe(true);
     expect(deep.text).toBe(nested(20_000));
     expect(tooDeepNote(100)).toBe('Nested deeper than 100 levels; shown collapsed.');
+  });
+});
+
+describe('compactJson', () => {
+  it('shows any parsed value compactly and never throws', () => {
+    const deep = JSON.parse('['.repeat(20_000) + ']'.repeat(20_000));
+    expect(compactJson(deep)).toBe('['.repeat(20_000) + ']'.repeat(20_000));
+    const cycle: Record<string, unknown> = {};
+    cycle.self = cycle;
+    expect(compactJson(cycle)).toBe('');
+    expect(compactJson({ a: [1, 'x'] })).toBe('{"a":[1,"x"]}');
   });
 });

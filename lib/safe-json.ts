@@ -162,3 +162,12 @@ export function formatJson(value: unknown, maxDepth = MAX_PRETTY_DEPTH): Formatt
 export function tooDeepNote(maxDepth = MAX_PRETTY_DEPTH): string {
   return `Nested deeper than ${maxDepth} levels; shown collapsed.`;
 }
+
+/** Compact JSON text of any parsed value, for display: never throws (a cycle or BigInt gives ''). */
+export function compactJson(value: unknown): string {
+  try {
+    return stringifySafe(value) ?? '';
+  } catch {
+    return '';
+  }
+}
