@@ -103,7 +103,9 @@ export class ListStore<T> {
       this.set({ ...IDLE, connection: key, status: 'unsupported' });
       return;
     }
-    if (app.synced) void this.load(key, { ...IDLE, connection: key });
+    // The last items stay on show while the new connection lists (marked loading): a tool form the
+    // user is typing in right after a reconnect stays mounted, and keeps what was typed.
+    if (app.synced) void this.load(key, { ...IDLE, connection: key, items: this.state.items });
   }
 
   private watch(events: readonly TraceEvent[]): void {

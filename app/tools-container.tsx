@@ -75,8 +75,9 @@ export function ToolsContainer(): ReactNode {
           {tool ? (
             <ToolForm
               // Keyed by name (and which of same-named tools), not position: a re-list that adds or
-              // reorders tools must not wipe what the user is typing.
-              key={`${server}:${tool.name}#${list.items.slice(0, index).filter((t) => t.name === tool.name).length}:${JSON.stringify(tool.inputSchema) ?? ''}`}
+              // reorders tools must not wipe what the user is typing. Not by server either: each
+              // session has its own container (session-registry.ts), and a reconnect must not wipe it.
+              key={`${tool.name}#${list.items.slice(0, index).filter((t) => t.name === tool.name).length}:${JSON.stringify(tool.inputSchema) ?? ''}`}
               tool={tool}
               initialArgs={remembered}
               remembered={remembered !== undefined}
