@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { ServerConfig } from '../lib/server-config-types.ts';
 import { parseCliArgs, resolveTarget, USAGE, type CliOptions, type TargetDeps } from './cli-args.ts';
 import { defaultServer } from './default-server.ts';
+import { parseWorkspace } from '../lib/workspace.ts';
 
 function options(argv: string[]): CliOptions {
   const result = parseCliArgs(argv);
@@ -166,6 +167,7 @@ function deps(files: Record<string, string> = {}): TargetDeps {
       return files[path];
     },
     defaultServer: () => demo,
+    parseWorkspace,
   };
 }
 

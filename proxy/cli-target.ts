@@ -4,7 +4,7 @@
  */
 import { normalizeTarget, type Result, type TargetInput } from '../lib/server-config.ts';
 import type { ServerConfig } from '../lib/server-config-types.ts';
-import { parseWorkspace, type Workspace, type WorkspaceServer } from '../lib/workspace.ts';
+import type { parseWorkspace, Workspace, WorkspaceServer } from '../lib/workspace.ts';
 import type { CliOptions } from './cli-args.ts';
 
 const fail = (error: string): { ok: false; error: string } => ({ ok: false, error });
@@ -12,6 +12,11 @@ const fail = (error: string): { ok: false; error: string } => ({ ok: false, erro
 export interface TargetDeps {
   readFile(path: string): string;
   defaultServer(): ServerConfig;
+  /**
+   * lib/workspace.ts's parser, needed only with --config: the CLI loads it then, because it pulls in
+   * zod (about 50 ms), which a launch without a file need not wait for before it listens.
+   */
+  parseWorkspace?: typeof parseWorkspace;
 }
 
 /** The servers of a --config file: all of them are listed; those in `start` connect at launch. */
@@ -63,7 +68,8 @@ function fromConfigFile(file: string, options: CliOptions, deps: TargetDeps): Re
   } catch (e) {
     return fail(`Cannot read the config file ${file}: ${messageOf(e)}`);
   }
-  const parsed = parseWorkspace(text);
+  if (!deps.parseWorkspace) return fail('Internal error: the config parser was not loaded.');
+  const parsed = deps.parseWorkspace(text);
   if (!parsed.ok) return fail(`${file}: ${parsed.error}`);
   const workspace = parsed.value;
   if (workspace.servers.length === 0) return fail(`${file}: The config defines no servers.`);
