@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ServerConfigSchema, type ServerConfig } from './server-config-types.ts';
-import { describeConfig, normalizeTarget, parseMcpJson, selectServer, type TargetInput } from './server-config.ts';
+import { describeConfig, normalizeTarget, type TargetInput } from './server-config.ts';
+import { parseWorkspace } from './workspace.ts';
 
 function value(input: TargetInput): ServerConfig {
   const result = normalizeTarget(input);
@@ -142,19 +143,20 @@ describe('normalizeTarget: commands and scripts', () => {
   });
 });
 
+// The entries of a file as the CLI reads them (lib/workspace.ts builds on parseEntry here).
 function servers(text: string): { value: Record<string, ServerConfig>; warnings: string[] } {
-  const result = parseMcpJson(text);
+  const result = parseWorkspace(text);
   if (!result.ok) throw new Error(result.error);
-  return result;
+  return { value: Object.fromEntries(result.value.servers.map((s) => [s.name, s.config])), warnings: result.value.notes };
 }
 
 function parseError(text: string): string {
-  const result = parseMcpJson(text);
+  const result = parseWorkspace(text);
   if (result.ok) throw new Error('expected an error');
   return result.error;
 }
 
-describe('parseMcpJson: Claude Desktop / Cursor', () => {
+describe('mcp.json entries: Claude Desktop / Cursor', () => {
   it('reads stdio entries with args, env and cwd', () => {
     const { value: s, warnings } = servers(JSON.stringify({
       mcpServers: { fs: { command: 'npx', args: ['-y', 'server-fs', '/tmp'], env: { A: '1' }, cwd: '/w' } },
@@ -210,7 +212,7 @@ describe('parseMcpJson: Claude Desktop / Cursor', () => {
   });
 });
 
-describe('parseMcpJson: VS Code', () => {
+describe('mcp.json entries: VS Code', () => {
   const vscode = `{
     // VS Code allows comments
     "inputs": [{ "type": "promptString", "id": "token", "password": true }],
@@ -230,19 +232,9 @@ describe('parseMcpJson: VS Code', () => {
     expect(servers(vscode).value.legacy).toMatchObject({ transport: 'sse' });
   });
 
-  it('reports placeholders, one warning per server', () => {
-    expect(servers(vscode).warnings).toEqual([
-      'Server "local": ${input:token} left as is (Loupe does not substitute variables or prompt for inputs).',
-      'Server "remote": ${input:token} left as is (Loupe does not substitute variables or prompt for inputs).',
-    ]);
-  });
-
   it('reports envFile', () => {
     const { warnings } = servers('{"servers": {"s": {"command": "srv", "envFile": "${workspaceFolder}/.env"}}}');
-    expect(warnings).toEqual([
-      'Server "s": ${workspaceFolder} left as is (Loupe does not substitute variables or prompt for inputs).',
-      'Server "s": "envFile" is not supported; its variables are not loaded.',
-    ]);
+    expect(warnings).toEqual(['Server "s": "envFile" (${workspaceFolder}/.env) is kept in the file, but its variables are not loaded.']);
   });
 
   it('reads "mcp.servers" from a settings.json', () => {
@@ -250,7 +242,7 @@ describe('parseMcpJson: VS Code', () => {
   });
 });
 
-describe('parseMcpJson: errors', () => {
+describe('mcp.json entries: errors', () => {
   it('names the line and column of bad JSON', () => {
     expect(parseError('{\n  "mcpServers": {\n    "a": {"command": "x"}\n    "b": {}\n  }\n}')).toMatch(/^Invalid JSON at line 4, column 5: /);
   });
@@ -310,35 +302,6 @@ describe('parseMcpJson: errors', () => {
   });
 });
 
-describe('selectServer', () => {
-  const a: ServerConfig = { kind: 'stdio', name: 'a', command: 'a', args: [], env: {} };
-  const b: ServerConfig = { kind: 'http', name: 'b', url: 'http://h/', transport: 'auto', headers: {} };
-
-  it('picks by name', () => {
-    expect(selectServer({ a, b }, 'b')).toEqual({ ok: true, value: b });
-  });
-
-  it('lists the names when the name is unknown', () => {
-    expect(selectServer({ a, b }, 'c')).toEqual({ ok: false, error: 'No server named "c"; the config has "a", "b".' });
-  });
-
-  it('does not find inherited keys', () => {
-    expect(selectServer({ a }, 'toString').ok).toBe(false);
-  });
-
-  it('picks the only one without a name', () => {
-    expect(selectServer({ a })).toEqual({ ok: true, value: a });
-  });
-
-  it('asks for --server when there are several', () => {
-    expect(selectServer({ a, b })).toEqual({ ok: false, error: 'The config defines 2 servers ("a", "b"); pick one with --server NAME.' });
-  });
-
-  it('says when there are none', () => {
-    expect(selectServer({})).toEqual({ ok: false, error: 'The config defines no servers.' });
-    expect(selectServer({}, 'a')).toEqual({ ok: false, error: 'The config defines no servers.' });
-  });
-});
 
 describe('describeConfig', () => {
   it('shows a command line', () => {

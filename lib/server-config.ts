@@ -4,7 +4,6 @@
  * Cursor, VS Code, Claude Code) so that a config that works there works here.
  * Isomorphic: used by the CLI and by the connection panel.
  */
-import { parseJsonc } from './jsonc.ts';
 import type { HttpTransport, ServerConfig } from './server-config-types.ts';
 
 /** Failures are values. */
@@ -121,11 +120,7 @@ function deriveCommandName(command: string, args: string[]): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// mcp.json-style files
-
-export type McpJsonResult =
-  | { ok: true; value: Record<string, ServerConfig>; warnings: string[] }
-  | { ok: false; error: string };
+// mcp.json-style entries (lib/workspace.ts reads whole files with these)
 
 type Json = Record<string, unknown>;
 /** `mcpServers`: Claude Desktop, Cursor, Claude Code, Windsurf, Cline… `servers`: VS Code. */
@@ -137,30 +132,6 @@ export const ENTRY_KEYS: readonly string[] = ['type', 'transport', 'transportTyp
 export const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/**
- * Parse a Claude Desktop / Cursor (`mcpServers`) or VS Code (`servers`, JSONC, or `mcp.servers` in
- * settings.json) file. VS Code's `inputs` are ignored; `${…}` placeholders stay as they are and are
- * reported in `warnings`, each starting `Server "NAME": `.
- */
-export function parseMcpJson(text: string): McpJsonResult {
-  const parsed = parseJsonc(text);
-  if (!parsed.ok) return parsed;
-  const sections = findSections(parsed.value);
-  if (!sections.ok) return sections;
-  const servers: Array<[string, ServerConfig]> = [];
-  const warnings: string[] = [];
-  for (const [flavour, entries] of sections.value) {
-    for (const [name, entry] of Object.entries(entries)) {
-      if (servers.some(([seen]) => seen === name)) return fail(`Server ${quoted(name)} is defined twice.`);
-      const config = parseEntry(name, entry, flavour);
-      if (!config.ok) return fail(`Server ${quoted(name)}: ${config.error}`);
-      servers.push([name, config.value]);
-      warnings.push(...entryWarnings(entry).map((w) => `Server ${quoted(name)}: ${w}`));
-    }
-  }
-  // fromEntries, not assignment: a server named "__proto__" must stay a plain key.
-  return { ok: true, value: Object.fromEntries(servers), warnings };
-}
 
 /** The named-server objects of a parsed file, in file order, each with the shape it came in. */
 export function findSections(data: unknown): Result<Array<[Flavour, Json]>> {
@@ -259,31 +230,10 @@ function readStringRecord(entry: Json, key: string): Result<Record<string, strin
   return bad ? fail(`"${key}" must be an object of strings (${quoted(bad[0])} is not a string).`) : ok(value as Record<string, string>);
 }
 
-/** What the file asks for that Loupe will not do; the entry is still used as written. */
-function entryWarnings(entry: unknown): string[] {
-  const warnings: string[] = [];
-  const placeholders = [...new Set(JSON.stringify(entry).match(/\$\{[^}]*\}/g) ?? [])];
-  if (placeholders.length > 0) {
-    warnings.push(`${placeholders.join(', ')} left as is (Loupe does not substitute variables or prompt for inputs).`);
-  }
-  if (isObject(entry) && entry.envFile !== undefined) warnings.push('"envFile" is not supported; its variables are not loaded.');
-  return warnings;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Picking and showing
 
-/** The named server, or the only one; otherwise an error that lists the names. */
-export function selectServer(servers: Record<string, ServerConfig>, name?: string): Result<ServerConfig> {
-  const names = Object.keys(servers);
-  if (names.length === 0) return fail('The config defines no servers.');
-  const list = names.map(quoted).join(', ');
-  if (name !== undefined) {
-    return Object.hasOwn(servers, name) ? ok(servers[name]) : fail(`No server named ${quoted(name)}; the config has ${list}.`);
-  }
-  if (names.length === 1) return ok(servers[names[0]]);
-  return fail(`The config defines ${names.length} servers (${list}); pick one with --server NAME.`);
-}
 
 /** One line a person would recognise: `node server.js --flag`, or the URL. Env and headers are left out (secrets). */
 export function describeConfig(config: ServerConfig): string {

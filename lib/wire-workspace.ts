@@ -1,27 +1,13 @@
 /** The workspace on the wire (lib/wire.ts). */
 import { z } from 'zod';
+import { InputDeclSchema, SavedCallSchema } from './workspace-schemas.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Workspace (issue 9): the servers of one file, Loupe's extras, and the inputs it still needs.
-// These mirror lib/workspace.ts's SavedCall and InputDecl (that file owns the file format).
 
-export const SavedCallSchema = z.object({
-  name: z.string(),
-  kind: z.enum(['tool', 'resource', 'prompt']),
-  /** Tool name, resource URI, or prompt name. */
-  target: z.string(),
-  /** Tool arguments or prompt arguments (absent for a resource read). */
-  arguments: z.record(z.string(), z.unknown()).optional(),
-});
+// One definition of each, shared with the file format (lib/workspace-schemas.ts is a zod-only leaf).
+export { InputDeclSchema, SavedCallSchema };
 export type WireSavedCall = z.infer<typeof SavedCallSchema>;
-
-/** A `${input:ID}` the user is asked for (VS Code's `inputs`). */
-export const InputDeclSchema = z.object({
-  id: z.string(),
-  type: z.literal('promptString'),
-  description: z.string().optional(),
-  password: z.boolean().optional(),
-});
 export type WireInputDecl = z.infer<typeof InputDeclSchema>;
 
 export const WorkspaceStateSchema = z.object({

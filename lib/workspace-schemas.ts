@@ -1,7 +1,7 @@
 /**
  * The zod schemas of the workspace shapes that also travel on the wire (saved calls, input
  * declarations). A leaf module (zod only), so that lib/wire.ts can import it without a cycle
- * (workspace-types.ts imports wire.ts for the client-capability choice).
+ * (workspace-types.ts imports wire-base.ts for the client-capability choice).
  */
 import { z } from 'zod';
 

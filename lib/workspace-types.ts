@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import type { ServerConfig } from './server-config-types.ts';
-import { ClientCapabilityChoiceSchema, type ClientCapabilityChoice } from './wire.ts';
+import { ClientCapabilityChoiceSchema, type ClientCapabilityChoice } from './wire-base.ts';
 import { SavedCallSchema } from './workspace-schemas.ts';
 
 export { InputDeclSchema, SavedCallSchema } from './workspace-schemas.ts';

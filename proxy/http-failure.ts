@@ -5,7 +5,7 @@
 import type { LoupeError } from '../lib/wire.ts';
 import { describeProbe } from './http-auth-probe.ts';
 import type { FailedAttempt } from './http-connect.ts';
-import { UNSUPPORTED_VERSION, versionMismatchError } from './session-errors.ts';
+import { versionMismatchError } from './session-errors.ts';
 
 /** The SDK's words when an SSE `endpoint` event names another origin (client/sse.js). */
 const FOREIGN_ENDPOINT = /Endpoint origin does not match connection origin: (\S+)/;
@@ -27,12 +27,15 @@ function originRefused(failed: FailedAttempt): LoupeError | undefined {
   };
 }
 
-/** basic/lifecycle#version-negotiation: a result with a version Loupe does not speak, or an error listing `supported`. */
+/**
+ * basic/lifecycle#version-negotiation. session-errors.ts already turned the refusal into
+ * VERSION_MISMATCH; the tap saw the frames, so it knows what Loupe asked for and what came back.
+ */
 function versionMismatch(failed: FailedAttempt): LoupeError | undefined {
-  const answered = UNSUPPORTED_VERSION.exec(failed.error.message)?.[1] ?? failed.versions?.answered;
-  const supported = failed.versions?.supported ?? (UNSUPPORTED_VERSION.test(failed.error.message) && answered ? [answered] : undefined);
-  if (!supported) return undefined;
-  return versionMismatchError(supported, failed.versions?.requested);
+  if (failed.error.code !== 'VERSION_MISMATCH') return undefined;
+  const { supported, answered, requested } = failed.versions ?? {};
+  const named = supported ?? (answered !== undefined ? [answered] : undefined);
+  return named ? versionMismatchError(named, requested) : failed.error;
 }
 
 function unauthorized(failed: FailedAttempt): LoupeError | undefined {

@@ -7,7 +7,7 @@ import type { ServerConfig } from '../lib/server-config-types.ts';
 import type { LoupeError } from '../lib/wire.ts';
 
 /** The SDK's words when initialize answers a version it does not speak (client/index.js). */
-export const UNSUPPORTED_VERSION = /protocol version is not supported: (\S+)/;
+const UNSUPPORTED_VERSION = /protocol version is not supported: (\S+)/;
 
 export function describeTarget(config: ServerConfig): string {
   return config.kind === 'stdio' ? [config.command, ...config.args].join(' ') : config.url;
