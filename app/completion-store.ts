@@ -4,7 +4,7 @@
  * declared the `completions` capability.
  */
 import { completionParams, readCompletions, type CompletionRef, type Completions } from '../lib/completion.ts';
-import { describeFailure } from './outcome-text.ts';
+import { describeFailure } from '../lib/outcome-text.ts';
 import type { SessionPort } from './session-port.ts';
 import { currentConnection } from './session-scoped.ts';
 

@@ -4,7 +4,7 @@
  * server sends the matching `notifications/…/list_changed`.
  */
 import type { TraceEvent } from '../lib/wire.ts';
-import { fetchAllPages } from './paged-list.ts';
+import { fetchAllPages } from '../lib/paged-list.ts';
 import { connectionKey } from './session-scoped.ts';
 import type { SessionPort } from './session-port.ts';
 

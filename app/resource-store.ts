@@ -5,7 +5,7 @@
  */
 import { frameParamsObject } from '../lib/frame-message.ts';
 import type { TraceEvent } from '../lib/wire.ts';
-import { describeFailure } from './outcome-text.ts';
+import { describeFailure } from '../lib/outcome-text.ts';
 import type { RequestOutcome } from './request-outcome.ts';
 import type { SessionPort } from './session-port.ts';
 import { currentConnection } from './session-scoped.ts';

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { RequestOutcome } from './loupe-store.ts';
-import { fetchAllPages } from './paged-list.ts';
+import { fetchAllPages, type PageOutcome } from './paged-list.ts';
 
-const ok = (result: unknown): RequestOutcome => ({ ok: true, result, durationMs: 1 });
+const ok = (result: unknown): PageOutcome => ({ ok: true, result });
 
 describe('fetchAllPages', () => {
   it('follows nextCursor until the last page', async () => {

@@ -1,9 +1,13 @@
 /**
  * Following `nextCursor` through a paginated MCP list (spec: server/utilities/pagination), with a
- * guard: a server that repeats a cursor or never stops must not hang the tab.
+ * guard: a server that repeats a cursor or never stops must not hang the tab (or the CLI: issue 10
+ * moved this to lib/ so that both use it).
  */
-import type { RequestOutcome } from './loupe-store.ts';
 import { describeFailure } from './outcome-text.ts';
+import type { LoupeError, RpcError } from './wire.ts';
+
+/** A page's outcome, as the page's store and the proxy's session both report it. */
+export type PageOutcome = { ok: true; result: unknown } | { ok: false; error: RpcError | LoupeError };
 
 export const MAX_PAGES = 50;
 
@@ -16,7 +20,7 @@ export interface PagedResult {
   error?: string;
 }
 
-export type FetchPage = (cursor: string | undefined) => Promise<RequestOutcome>;
+export type FetchPage = (cursor: string | undefined) => Promise<PageOutcome>;
 
 function pageItems(result: unknown, itemsKey: string): { items: unknown[]; next?: string } | undefined {
   if (result === null || typeof result !== 'object') return undefined;
