@@ -131,11 +131,10 @@ function metaOf(row: HistoryRow): Record<string, unknown> | undefined {
   return Object.keys(meta).length > 0 ? meta : undefined;
 }
 
-/** The whole file: header line, then one line per row's event. Ends with a newline. */
-export function exportTrace(input: ExportInput): string {
-  const { session, rows, secrets } = input;
-  const values = secrets.redactInEvents ? secretValues(session.config, secrets) : [];
-  const header: TraceHeader = {
+/** The header line's object: the session (secrets masked, no pid) and what was hidden. */
+export function traceHeader(input: Pick<ExportInput, 'session' | 'secrets' | 'filter' | 'exportedBy' | 'now'>, stats: TraceHeader['stats']): TraceHeader {
+  const { session, secrets } = input;
+  return {
     format: TRACE_FORMAT,
     version: TRACE_FORMAT_VERSION,
     exportedAt: (input.now ?? new Date()).toISOString(),
@@ -143,14 +142,28 @@ export function exportTrace(input: ExportInput): string {
     session: { ...session, config: maskConfig(session.config, secrets), pid: undefined },
     secrets: { env: [...secrets.env], headers: [...secrets.headers], redactedInEvents: secrets.redactInEvents },
     ...(input.filter === undefined ? {} : { filter: input.filter }),
-    stats: { kept: input.stats?.kept ?? rows.length, dropped: input.stats?.dropped ?? 0, exported: rows.length },
+    stats,
   };
+}
+
+/** One event's line (no newline), secret values replaced when `values` lists them. */
+export function eventLine(event: TraceEvent, values: readonly string[], meta?: Record<string, unknown>): string {
+  const redacted = redactEvent(event, values);
+  return JSON.stringify(meta ? { ...redacted, meta } : redacted);
+}
+
+/** The values `eventLine` must replace for this session and choice. */
+export function redactionValues(session: SessionInfo, secrets: SecretChoice): string[] {
+  return secrets.redactInEvents ? secretValues(session.config, secrets) : [];
+}
+
+/** The whole file: header line, then one line per row's event. Ends with a newline. */
+export function exportTrace(input: ExportInput): string {
+  const { session, rows, secrets } = input;
+  const values = redactionValues(session, secrets);
+  const header = traceHeader(input, { kept: input.stats?.kept ?? rows.length, dropped: input.stats?.dropped ?? 0, exported: rows.length });
   const lines = [JSON.stringify(header)];
-  for (const row of rows) {
-    const meta = metaOf(row);
-    const event = redactEvent(row.event, values);
-    lines.push(JSON.stringify(meta ? { ...event, meta } : event));
-  }
+  for (const row of rows) lines.push(eventLine(row.event, values, metaOf(row)));
   return lines.join('\n') + '\n';
 }
 
@@ -167,6 +180,11 @@ export interface ImportedTrace {
   /** Lines that could not be read (line numbers from 1), at most 20 listed. */
   problems: { line: number; error: string }[];
   problemCount: number;
+  /**
+   * The line number of a last line cut short (a recording that stopped mid-write, issue 10): it is
+   * left out and everything before it is used.
+   */
+  truncatedLine?: number;
 }
 
 function readHeader(line: string | undefined): { ok: true; header: TraceHeader } | { ok: false; error: string } {
@@ -203,13 +221,17 @@ export function parseTrace(text: string): { ok: true; trace: ImportedTrace } | {
   const events: TraceEvent[] = [];
   const problems: { line: number; error: string }[] = [];
   let problemCount = 0;
+  let truncatedLine: number | undefined;
+  // A file that does not end with a newline may have stopped mid-line.
+  const last = text.endsWith('\n') ? -1 : lines.length - 1;
   for (let i = first + 1; i < lines.length; i += 1) {
     if (lines[i].trim() === '') continue;
     const read = readEvent(lines[i]);
     if (read.ok) events.push(read.event);
+    else if (i === last && read.error === 'not JSON') truncatedLine = i + 1;
     else if (++problemCount <= 20) problems.push({ line: i + 1, error: read.error });
   }
   // The index needs trace order; a hand-edited file may not keep it.
   if (events.some((e, i) => i > 0 && e.seq <= events[i - 1].seq)) events.sort((a, b) => a.seq - b.seq);
-  return { ok: true, trace: { header: header.header, events, problems, problemCount } };
+  return { ok: true, trace: { header: header.header, events, problems, problemCount, ...(truncatedLine === undefined ? {} : { truncatedLine }) } };
 }

@@ -3,6 +3,8 @@
  * Parsing stops at the first positional word, so that everything from the target on reaches the
  * server verbatim (`mcp-loupe npx -y srv --port 9` gives `--port 9` to the server).
  */
+import { checkHeadless, emptyHeadless, HEADLESS_OPTIONS, modeOf, takeTrailingOptions, type HeadlessOptions } from './cli-headless.ts';
+
 export { resolveTarget, type ResolvedTarget, type TargetDeps, type WorkspaceTarget } from './cli-target.ts';
 
 export interface CliOptions {
@@ -27,6 +29,8 @@ export interface CliOptions {
   connectTimeoutMs?: number;
   /** The target command and its arguments verbatim, or one URL; empty when none was given. */
   target: string[];
+  /** The modes without a browser and their options (cli-headless.ts); all off for the UI. */
+  headless: HeadlessOptions;
 }
 
 export type CliParseResult = { ok: true; options: CliOptions } | { ok: false; error: string };
@@ -161,7 +165,7 @@ function applyHost(o: CliOptions, value: string, f: string): string | undefined 
 }
 
 export function parseCliArgs(argv: string[]): CliParseResult {
-  const options: CliOptions = { open: true, host: '127.0.0.1', env: {}, headers: {}, servers: [], help: false, version: false, target: [] };
+  const options: CliOptions = { open: true, host: '127.0.0.1', env: {}, headers: {}, servers: [], help: false, version: false, target: [], headless: emptyHeadless() };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--') {
@@ -179,7 +183,11 @@ export function parseCliArgs(argv: string[]): CliParseResult {
     i = read.next;
   }
   if (options.help || options.version) return { ok: true, options };
-  const error = checkCombination(options);
+  if (modeOf(options.headless) !== undefined) {
+    const trailing = takeTrailingOptions(options);
+    if (trailing) return fail(trailing);
+  }
+  const error = checkCombination(options) ?? checkHeadless(options);
   return error ? fail(error) : { ok: true, options };
 }
 
@@ -190,7 +198,7 @@ function readOption(argv: string[], i: number): ReadOption {
   const arg = argv[i];
   const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
   const typed = eq > 0 ? arg.slice(0, eq) : arg;
-  const spec = OPTIONS.get(ALIASES.get(typed) ?? typed);
+  const spec = OPTIONS.get(ALIASES.get(typed) ?? typed) ?? HEADLESS_OPTIONS.get(typed);
   if (!spec) {
     return fail(`Unknown option ${typed}. Options for the server go after its command: mcp-loupe [options] <command> [args...]. See mcp-loupe --help.`);
   }

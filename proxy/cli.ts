@@ -8,11 +8,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { describeConfig } from '../lib/server-config.ts';
-import { parseCliArgs, resolveTarget, USAGE, type ResolvedTarget } from './cli-args.ts';
+import { parseCliArgs, resolveTarget, USAGE, type CliOptions, type ResolvedTarget } from './cli-args.ts';
 import { defaultServer } from './default-server.ts';
-import { launch, VERSION, type RunningLoupe } from './launch.ts';
-import { openBrowser } from './open-browser.ts';
-import { isLoopbackAddress } from './security.ts';
+import { modeOf } from './cli-headless.ts';
+import type { RunningLoupe } from './launch.ts';
+import { VERSION } from './version.ts';
 
 function exitWith(message: string, code = 2): never {
   process.stderr.write(`mcp-loupe: ${message}\n`);
@@ -33,9 +33,22 @@ async function main(argv: string[]): Promise<void> {
   }
   // The workspace parser (and zod with it) only when there is a file: a launch without one listens ~50 ms sooner.
   const parseWorkspace = options.config !== undefined ? (await import('../lib/workspace.ts')).parseWorkspace : undefined;
-  const target = resolveTarget(options, { readFile: (path) => readFileSync(path, 'utf8'), defaultServer, parseWorkspace });
-  if (!target.ok) exitWith(target.error);
-  for (const warning of target.value.warnings) process.stderr.write(`mcp-loupe: warning: ${warning}\n`);
+  const mode = modeOf(options.headless);
+  // --mock starts no server: it has no target to resolve.
+  const target = mode === 'mock' ? undefined : resolveTarget(options, { readFile: (path) => readFileSync(path, 'utf8'), defaultServer, parseWorkspace });
+  if (target && !target.ok) exitWith(target.error);
+  for (const warning of target?.value.warnings ?? []) process.stderr.write(`mcp-loupe: warning: ${warning}\n`);
+  if (mode !== undefined) {
+    // The modes without a browser never load the HTTP server, the static files or ws (cli-run.ts).
+    const { runHeadless } = await import('./cli-run.ts');
+    process.exitCode = await runHeadless(options, target?.value);
+    return;
+  }
+  await runUi(options, target!.value);
+}
+
+async function runUi(options: CliOptions, target: ResolvedTarget): Promise<void> {
+  const [{ launch }, { openBrowser }, { isLoopbackAddress }] = await Promise.all([import('./launch.ts'), import('./open-browser.ts'), import('./security.ts')]);
 
   // Signals are handled from the start: a Ctrl-C while the SDK is still loading must stop the
   // server process that is about to start, too.
@@ -50,10 +63,11 @@ async function main(argv: string[]): Promise<void> {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => stop(signal));
 
   const exposed = !isLoopbackAddress(options.host);
-  const what = describeWhat(target.value);
+  const what = describeWhat(target);
   state.running = await launch({
-    config: target.value.config,
-    workspace: target.value.workspace,
+    config: target.config,
+    workspace: target.workspace,
+    record: options.headless.record,
     port: options.port,
     host: options.host,
     traceLimit: options.traceLimit,

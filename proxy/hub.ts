@@ -15,6 +15,7 @@ import { dispatchWorkspace, isWorkspaceMessage } from './hub-workspace.ts';
 import { ServerRequestBroker } from './server-requests.ts';
 import { Session, type ClientSideOptions } from './session.ts';
 import { TraceRecorder, type TraceLimits, DEFAULT_TRACE_LIMITS } from './trace-recorder.ts';
+import { recordingPath, startRecording, type Recording } from './record.ts';
 import { hashText } from './workspace-file.ts';
 import { WorkspaceModel, type EntryInit } from './workspace-model.ts';
 
@@ -28,6 +29,11 @@ export interface HubDefaults {
   env?: Record<string, string | undefined>;
   /** The folder Loupe was started in: relative save paths and project config files are found from it. */
   cwd?: string;
+  /**
+   * `--record FILE` (issue 10): every session's trace is written there as it happens; with
+   * `perSession` (a workspace of several servers) each to FILE with the server's name before `.jsonl`.
+   */
+  record?: { path: string; perSession: boolean };
 }
 
 export class Hub {
@@ -67,7 +73,21 @@ export class Hub {
     this.model.add(id, { ...init, config });
     session.setView(this.model.view(id)!);
     this.feed.sessionCreated(id);
+    if (this.defaults.record) this.recordSession(session, this.defaults.record);
     return session;
+  }
+
+  private readonly recordings = new Map<string, Recording>();
+
+  private recordSession(session: Session, record: { path: string; perSession: boolean }): void {
+    const entry = this.model.entry(session.id)!;
+    // A server added in the page later gets a file of its own, beside the first.
+    const path = record.perSession || this.recordings.size > 0 ? recordingPath(record.path, entry.name) : record.path;
+    try {
+      this.recordings.set(session.id, startRecording(path, session.trace, session.snapshot(), { env: entry.secretEnv, headers: entry.secretHeaders }));
+    } catch (error) {
+      session.trace.record({ kind: 'transport', level: 'error', message: `Cannot write the recording ${path}: ${(error as Error).message}` });
+    }
   }
 
   session(id: string): Session | undefined {
@@ -142,6 +162,8 @@ export class Hub {
     this.broadcast({ type: 'session-removed', session: id });
     this.broadcastWorkspace();
     await session.shutdown();
+    this.recordings.get(id)?.close();
+    this.recordings.delete(id);
   }
 
   broadcastWorkspace(): void {
@@ -169,6 +191,7 @@ export class Hub {
    */
   async shutdown(): Promise<void> {
     await Promise.allSettled([...this.sessions.values()].map((s) => s.shutdown()));
+    for (const recording of this.recordings.values()) recording.close();
     this.flush();
     for (const ws of this.feed.tabList()) ws.close(1001, 'Loupe is shutting down');
   }

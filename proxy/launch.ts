@@ -10,7 +10,8 @@ import type { Hub } from './hub.ts';
 import { newToken } from './security.ts';
 import { createLoupeServer } from './server.ts';
 
-export const VERSION = '0.1.0';
+export { VERSION } from './version.ts';
+import { VERSION } from './version.ts';
 export const DEFAULT_PORT = 6280;
 const PORT_TRIES = 20;
 
@@ -39,6 +40,8 @@ export interface LaunchOptions {
   traceLimit?: number;
   /** How long the primary session's `initialize` may take (`--connect-timeout`; default 30 s). */
   connectTimeoutMs?: number;
+  /** `--record FILE`: write each session's trace as JSONL while it runs (several servers: one file each). */
+  record?: string;
   /**
    * Called as soon as the port is listening, before the MCP machinery has loaded: the CLI prints
    * the URL here, so the page can start loading while the SDK is still being imported.
@@ -95,7 +98,12 @@ export async function launch(options: LaunchOptions = {}): Promise<RunningLoupe>
   const host = options.host ?? '127.0.0.1';
   const hubPromise = Promise.all([import('./hub.ts'), import('./trace-recorder.ts')]).then(
     ([{ Hub }, { DEFAULT_TRACE_LIMITS }]) =>
-      new Hub({ ...DEFAULT_TRACE_LIMITS, maxEvents: options.traceLimit ?? DEFAULT_TRACE_LIMITS.maxEvents }, { connectTimeoutMs: options.connectTimeoutMs, cwd: options.cwd, env: options.env }),
+      new Hub({ ...DEFAULT_TRACE_LIMITS, maxEvents: options.traceLimit ?? DEFAULT_TRACE_LIMITS.maxEvents }, {
+          connectTimeoutMs: options.connectTimeoutMs,
+          cwd: options.cwd,
+          env: options.env,
+          record: options.record ? { path: options.record, perSession: (options.workspace?.workspace.servers.length ?? 1) > 1 } : undefined,
+        }),
   );
   hubPromise.catch(() => undefined);
   const { server } = createLoupeServer({ token, uiRoot: options.uiRoot ?? defaultUiRoot(), hub: () => hubPromise, extraHosts: options.extraHosts, version: VERSION });

@@ -8,8 +8,9 @@ import type { ClientCapabilityChoice, Root, SessionInfo } from '../lib/wire.ts';
 import { declaredCapabilities } from '../lib/client-capabilities.ts';
 import { registerClientHandlers } from './client-side.ts';
 import type { ServerRequestBroker } from './server-requests.ts';
+import { VERSION } from './version.ts';
 
-export const CLIENT_INFO = { name: 'mcp-loupe', title: 'MCP Loupe', version: '0.1.0' };
+export const CLIENT_INFO = { name: 'mcp-loupe', title: 'MCP Loupe', version: VERSION };
 
 export interface SessionClientOptions {
   session: string;

@@ -1,0 +1,347 @@
+/**
+ * The modes without a browser (issue 10): one request (`--cli`), `--smoke`, `--verify`, `--lock`
+ * and `--mock`, each composing the same `Session` the UI drives (proxy/face-session.ts) with a
+ * policy for the server's requests (cli-policy.ts) and, with `--record`, the JSONL writer. Nothing
+ * here loads the HTTP server, the static files or `ws`.
+ *
+ * Exit codes (docs/contract.md): 0 success; 1 the server answered with an error, a tool result with
+ * `isError`, a failed smoke check or drift; 2 usage; 3 could not connect; 4 timeout.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { parseKeyValues, parsePromptArgs, unknownNameMessage } from '../lib/cli-arguments.ts';
+import { formatResult } from '../lib/cli-output.ts';
+import { describeFailure } from '../lib/outcome-text.ts';
+import { fetchAllPages } from '../lib/paged-list.ts';
+import type { ServerConfig } from '../lib/server-config-types.ts';
+import { resolveReferences } from '../lib/workspace-references.ts';
+import type { LoupeError, RpcError, SessionInfo, TraceEvent } from '../lib/wire.ts';
+import type { CliOptions, ResolvedTarget } from './cli-args.ts';
+import { modeOf, type HeadlessOptions } from './cli-headless.ts';
+import { headlessPolicy } from './cli-policy.ts';
+import { openFaceSession, type FaceSession } from './face-session.ts';
+import { startRecording, type Recording } from './record.ts';
+import type { Session } from './session.ts';
+
+export const EXIT = { ok: 0, failed: 1, usage: 2, connect: 3, timeout: 4 } as const;
+
+export interface HeadlessIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+const processIo: HeadlessIo = { stdout: (t) => void process.stdout.write(t), stderr: (t) => void process.stderr.write(t) };
+
+/** Thrown for a usage problem found after connecting (an unknown tool): exit 2 with one sentence. */
+class UsageError extends Error {}
+
+/** Runs the headless mode the options ask for; resolves to the exit code. Never throws. */
+export async function runHeadless(options: CliOptions, target: ResolvedTarget | undefined, io: HeadlessIo = processIo): Promise<number> {
+  const h = options.headless;
+  const say = (line: string) => io.stderr(`mcp-loupe: ${line}\n`);
+  try {
+    if (modeOf(h) === 'mock') return await runMockMode(h, say);
+    const picked = target ? pickServer(target) : { ok: false as const, error: 'No server to talk to.' };
+    if (!picked.ok) {
+      say(picked.error);
+      return EXIT.usage;
+    }
+    return await withSession(picked.config, picked.secrets, options, io, say);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      say(error.message);
+      return EXIT.usage;
+    }
+    say(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    return EXIT.failed;
+  }
+}
+
+type Picked = { ok: true; config: ServerConfig; secrets: { env: string[]; headers: string[]; values: string[] } } | { ok: false; error: string };
+
+/** The one server of the command line, or the one picked (or only) server of a --config file, references resolved. */
+function pickServer(target: ResolvedTarget): Picked {
+  if (target.config) return { ok: true, config: target.config, secrets: { env: [], headers: [], values: [] } };
+  const { workspace, path, start } = target.workspace!;
+  const candidates = start.length === 1 ? workspace.servers.filter((s) => s.name === start[0]) : workspace.servers.length === 1 ? workspace.servers : [];
+  const server = candidates[0];
+  if (!server) return { ok: false, error: `${path} has ${workspace.servers.length} servers (${workspace.servers.map((s) => s.name).join(', ')}): pick one with --server NAME.` };
+  const resolved = resolveReferences(server.config, { env: process.env, inputs: {} });
+  if (resolved.missing.length > 0) {
+    return { ok: false, error: `Server ${JSON.stringify(server.name)} needs ${resolved.missing.map((m) => '${input:' + m + '}').join(', ')}, which only the page can ask for: give the value with -e/--header, or run without --cli.` };
+  }
+  const config = resolved.config;
+  const values = config.kind === 'stdio' ? server.secretEnv.map((n) => config.env[n] ?? '') : server.secretHeaders.map((n) => config.headers[n] ?? '');
+  return { ok: true, config, secrets: { env: server.secretEnv, headers: server.secretHeaders, values: values.filter((v) => v !== '') } };
+}
+
+async function withSession(config: ServerConfig, secrets: { env: string[]; headers: string[]; values: string[] }, options: CliOptions, io: HeadlessIo, say: (line: string) => void): Promise<number> {
+  const h = options.headless;
+  let recording: Recording | undefined;
+  let recordError: string | undefined;
+  const opened: FaceSession = await openFaceSession(config, {
+    clientSide: { roots: h.roots.map((uri) => ({ uri })) },
+    policy: headlessPolicy(h, h.verbose ? say : undefined),
+    connectTimeoutMs: options.connectTimeoutMs ?? h.timeoutMs,
+    onTrace: (trace) => {
+      trace.secretValues = secrets.values;
+      if (h.verbose) trace.subscribe((event) => io.stderr(verboseLine(event)));
+      if (h.record) {
+        try {
+          recording = startRecording(h.record, trace, initialInfo(config), secrets);
+        } catch (error) {
+          recordError = `cannot write the recording ${h.record}: ${(error as Error).message}`;
+        }
+      }
+    },
+  });
+  const stop = installSignals(opened);
+  try {
+    if (recordError) {
+      say(recordError);
+      return EXIT.usage;
+    }
+    if (!opened.ok) {
+      say(connectFailure(opened.error));
+      return opened.error.code === 'TIMEOUT' ? EXIT.timeout : EXIT.connect;
+    }
+    return await runMode(opened.session, options, io, say);
+  } finally {
+    stop();
+    await opened.close();
+    recording?.close();
+  }
+}
+
+/** A Ctrl-C (or CI's SIGTERM) stops the server's process group before Loupe exits. */
+function installSignals(opened: FaceSession): () => void {
+  const onSignal = (signal: NodeJS.Signals) => {
+    setTimeout(() => process.exit(130), 3_000).unref();
+    void opened.close().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+  };
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  for (const signal of signals) process.on(signal, onSignal);
+  return () => {
+    for (const signal of signals) process.off(signal, onSignal);
+  };
+}
+
+function initialInfo(config: ServerConfig): SessionInfo {
+  return { id: 's1', name: config.name ?? 's1', config, status: 'connecting', since: Date.now() } as SessionInfo;
+}
+
+/** The UI's words for a failed connect, with the server's stderr tail when it left one. */
+export function connectFailure(error: LoupeError): string {
+  const lines = [error.message];
+  if (error.hint) lines.push(error.hint);
+  const tail = (error.detail as { stderrTail?: unknown } | undefined)?.stderrTail;
+  if (typeof tail === 'string' && tail.trim() !== '') lines.push(tail.trimEnd().split('\n').map((l) => `  | ${l}`).join('\n'));
+  return lines.join('\n');
+}
+
+/** `--verbose`: the protocol trace on stderr, one line per event, the frames exactly as sent. */
+function verboseLine(event: TraceEvent): string {
+  switch (event.kind) {
+    case 'frame':
+      return `${event.dir === 'out' ? '→' : '←'} ${event.raw}\n`;
+    case 'stderr':
+      return event.text.replace(/\n?$/, '\n').replace(/^/gm, 'stderr| ');
+    case 'noise':
+      return `noise| ${event.text}\n`;
+    case 'http':
+      return `http| ${event.method} ${event.url} → ${event.status ?? event.error ?? ''}\n`;
+    case 'transport':
+      return `· ${event.message}\n`;
+    default:
+      return `· ${event.kind}\n`;
+  }
+}
+
+async function runMode(session: Session, options: CliOptions, io: HeadlessIo, say: (line: string) => void): Promise<number> {
+  const h = options.headless;
+  const timeoutMs = h.timeoutMs;
+  switch (modeOf(h)) {
+    case 'smoke': {
+      const { runSmoke, formatSmokeText, smokeJunit, smokeExitCode } = await import('./smoke.ts');
+      const report = await runSmoke(session, { timeoutMs: timeoutMs ?? 30_000, negative: h.negative });
+      io.stdout(formatSmokeText(report));
+      if (h.junit) writeFileSync(h.junit, smokeJunit(report));
+      return smokeExitCode(report);
+    }
+    case 'verify':
+    case 'lock':
+      return runVerifyMode(session, h, io, say);
+    default:
+      return runOne(session, h, io, say);
+  }
+}
+
+async function runVerifyMode(session: Session, h: HeadlessOptions, io: HeadlessIo, say: (line: string) => void): Promise<number> {
+  const verify = await import('./verify.ts');
+  await loadTraceReader();
+  let code: number = EXIT.ok;
+  if (h.verify !== undefined) {
+    const trace = readTrace(h.verify, say);
+    if (typeof trace === 'number') return trace;
+    const report = await verify.runVerify(session, trace, { ignore: h.ignore, timeoutMs: h.timeoutMs ?? 30_000 });
+    io.stdout(verify.formatVerifyText(report));
+    code = Math.max(code, verify.verifyExitCode(report));
+  }
+  if (h.lock !== undefined) code = Math.max(code, await checkLock(session, h, io, say, verify));
+  return code;
+}
+
+type VerifyModule = typeof import('./verify.ts');
+
+async function checkLock(session: Session, h: HeadlessOptions, io: HeadlessIo, say: (line: string) => void, verify: VerifyModule): Promise<number> {
+  const path = h.lock!;
+  const live = await verify.buildLock(session);
+  let existing: string | undefined;
+  try {
+    existing = readFileSync(path, 'utf8');
+  } catch {
+    existing = undefined;
+  }
+  if (existing === undefined || h.updateLock) {
+    writeFileSync(path, verify.lockText(live));
+    say(`${existing === undefined ? 'wrote' : 'updated'} the lockfile ${path}`);
+    return EXIT.ok;
+  }
+  const old = verify.parseLock(existing);
+  if (!old.ok) {
+    say(`${path}: ${old.error}`);
+    return EXIT.usage;
+  }
+  const diff = verify.diffLock(old.lock, live);
+  io.stdout(verify.formatLockDiff(diff));
+  return diff.added.length + diff.removed.length + diff.changed.length === 0 ? EXIT.ok : EXIT.failed;
+}
+
+type ImportedTrace = Extract<ReturnType<typeof import('../lib/trace-jsonl.ts').parseTrace>, { ok: true }>['trace'];
+
+/** A recording, read or explained (exit 2): which line is bad, and that the complete lines are used. */
+function readTrace(path: string, say: (line: string) => void): ImportedTrace | number {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    say(`cannot read the recording ${path}: ${(error as Error).message}`);
+    return EXIT.usage;
+  }
+  const parsed = parseTraceText(text);
+  if (!parsed.ok) {
+    say(`${path}: ${parsed.error}`);
+    return EXIT.usage;
+  }
+  const { trace } = parsed;
+  if (trace.truncatedLine !== undefined) say(`${path}: line ${trace.truncatedLine} is cut short (the recording stopped mid-write); using the ${trace.events.length} complete events before it.`);
+  for (const problem of trace.problems) say(`${path}: line ${problem.line} is not a trace event (${problem.error}); skipped.`);
+  if (trace.problemCount > trace.problems.length) say(`${path}: ${trace.problemCount - trace.problems.length} more bad lines skipped.`);
+  return trace;
+}
+
+let parseTraceText: typeof import('../lib/trace-jsonl.ts').parseTrace;
+
+/** Loads the trace reader (zod) only for the modes that read a recording. */
+export async function loadTraceReader(): Promise<void> {
+  parseTraceText ??= (await import('../lib/trace-jsonl.ts')).parseTrace;
+}
+
+async function runMockMode(h: HeadlessOptions, say: (line: string) => void): Promise<number> {
+  await loadTraceReader();
+  const trace = readTrace(h.mock!, say);
+  if (typeof trace === 'number') return trace;
+  const { startMock } = await import('./mock.ts');
+  const mock = await startMock(trace, { port: h.mockPort, log: (line: string) => say(line) });
+  if (mock.url) say(`mock of ${h.mock} listening at ${mock.url}`);
+  const stop = () => void mock.close();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  await mock.done;
+  return EXIT.ok;
+}
+
+/** `--cli --method …`: one request, its result on stdout. */
+async function runOne(session: Session, h: HeadlessOptions, io: HeadlessIo, say: (line: string) => void): Promise<number> {
+  const method = h.method!;
+  if (method === 'initialize') {
+    const info = session.snapshot();
+    io.stdout(formatResult(method, { protocolVersion: info.protocolVersion, serverInfo: info.serverInfo, capabilities: info.capabilities ?? {}, instructions: info.instructions }, h.format));
+    return EXIT.ok;
+  }
+  const request = (m: string, params?: Record<string, unknown>) => session.request(`cli-${m}`, m, params, { timeoutMs: h.timeoutMs });
+  if (method === 'tools/list' || method === 'resources/list' || method === 'resources/templates/list' || method === 'prompts/list') {
+    const key = method === 'tools/list' ? 'tools' : method === 'resources/list' ? 'resources' : method === 'prompts/list' ? 'prompts' : 'resourceTemplates';
+    let failure: RpcError | LoupeError | undefined;
+    const paged = await fetchAllPages(async (cursor) => {
+      const outcome = await request(method, cursor === undefined ? undefined : { cursor });
+      if (!outcome.ok) failure = outcome.error;
+      return outcome;
+    }, key);
+    if (failure) return reportFailure(failure, say);
+    if (paged.error) {
+      say(paged.error);
+      return EXIT.failed;
+    }
+    if (paged.note) say(paged.note);
+    io.stdout(formatResult(method, { [key]: paged.items }, h.format));
+    return EXIT.ok;
+  }
+  const params = await paramsFor(session, h, request);
+  const outcome = await request(method, params);
+  if (!outcome.ok) return reportFailure(outcome.error, say);
+  io.stdout(formatResult(method, outcome.result, h.format));
+  if (method === 'tools/call' && (outcome.result as { isError?: unknown } | undefined)?.isError === true) {
+    say(`the tool ${h.toolName} answered with isError: true.`);
+    return EXIT.failed;
+  }
+  return EXIT.ok;
+}
+
+type Request = (method: string, params?: Record<string, unknown>) => ReturnType<Session['request']>;
+
+/** The request's params; for a tool or prompt, after checking that it exists (closest names when not). */
+async function paramsFor(session: Session, h: HeadlessOptions, request: Request): Promise<Record<string, unknown> | undefined> {
+  switch (h.method) {
+    case 'tools/call': {
+      const tools = await listNames(request, 'tools/list', 'tools');
+      const tool = tools?.find((t) => t.name === h.toolName);
+      if (tools && !tool) throw new UsageError(unknownNameMessage('tool', h.toolName!, tools.map((t) => t.name)));
+      const args = h.args ?? parsed(parseKeyValues(h.toolArgs, tool?.item.inputSchema));
+      return { name: h.toolName, arguments: args };
+    }
+    case 'prompts/get': {
+      const prompts = await listNames(request, 'prompts/list', 'prompts');
+      if (prompts && !prompts.some((p) => p.name === h.promptName)) throw new UsageError(unknownNameMessage('prompt', h.promptName!, prompts.map((p) => p.name)));
+      const args = parsed(parsePromptArgs(h.promptArgs));
+      return Object.keys(args).length > 0 ? { name: h.promptName, arguments: args } : { name: h.promptName };
+    }
+    case 'resources/read':
+      return { uri: h.uri };
+    default:
+      return undefined;
+  }
+}
+
+function parsed(result: ReturnType<typeof parseKeyValues>): Record<string, unknown> {
+  if (!result.ok) throw new UsageError(result.error);
+  return result.value;
+}
+
+/** The names a list gives (all pages), or undefined when the server does not list them (then no check). */
+async function listNames(request: Request, method: string, key: string): Promise<{ name: string; item: Record<string, unknown> }[] | undefined> {
+  const paged = await fetchAllPages((cursor) => request(method, cursor === undefined ? undefined : { cursor }), key);
+  if (paged.error) return undefined;
+  return paged.items
+    .filter((item): item is Record<string, unknown> => item !== null && typeof item === 'object' && typeof (item as { name?: unknown }).name === 'string')
+    .map((item) => ({ name: item.name as string, item }));
+}
+
+function reportFailure(error: RpcError | LoupeError, say: (line: string) => void): number {
+  if (typeof error.code === 'number') {
+    say(`the server answered with ${describeFailure(error)}`);
+    // Loupe's own timer fails a request with -32001 (request-timer.ts).
+    return error.code === -32001 && /timed out/i.test(error.message) ? EXIT.timeout : EXIT.failed;
+  }
+  say(connectFailure(error));
+  return error.code === 'TIMEOUT' ? EXIT.timeout : EXIT.connect;
+}
