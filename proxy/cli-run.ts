@@ -56,11 +56,12 @@ export async function runHeadless(options: CliOptions, target: ResolvedTarget | 
   }
 }
 
-type Picked = { ok: true; config: ServerConfig; secrets: { env: string[]; headers: string[]; values: string[] } } | { ok: false; error: string };
+type Secrets = { env: string[]; headers: string[] };
+type Picked = { ok: true; config: ServerConfig; secrets: Secrets } | { ok: false; error: string };
 
 /** The one server of the command line, or the one picked (or only) server of a --config file, references resolved. */
 function pickServer(target: ResolvedTarget): Picked {
-  if (target.config) return { ok: true, config: target.config, secrets: { env: [], headers: [], values: [] } };
+  if (target.config) return { ok: true, config: target.config, secrets: { env: [], headers: [] } };
   const { workspace, path, start } = target.workspace!;
   const candidates = start.length === 1 ? workspace.servers.filter((s) => s.name === start[0]) : workspace.servers.length === 1 ? workspace.servers : [];
   const server = candidates[0];
@@ -69,12 +70,10 @@ function pickServer(target: ResolvedTarget): Picked {
   if (resolved.missing.length > 0) {
     return { ok: false, error: `Server ${JSON.stringify(server.name)} needs ${resolved.missing.map((m) => '${input:' + m + '}').join(', ')}, which only the page can ask for: give the value with -e/--header, or run without --cli.` };
   }
-  const config = resolved.config;
-  const values = config.kind === 'stdio' ? server.secretEnv.map((n) => config.env[n] ?? '') : server.secretHeaders.map((n) => config.headers[n] ?? '');
-  return { ok: true, config, secrets: { env: server.secretEnv, headers: server.secretHeaders, values: values.filter((v) => v !== '') } };
+  return { ok: true, config: resolved.config, secrets: { env: server.secretEnv, headers: server.secretHeaders } };
 }
 
-async function withSession(config: ServerConfig, secrets: { env: string[]; headers: string[]; values: string[] }, options: CliOptions, io: HeadlessIo, say: (line: string) => void): Promise<number> {
+async function withSession(config: ServerConfig, secrets: Secrets, options: CliOptions, io: HeadlessIo, say: (line: string) => void): Promise<number> {
   const h = options.headless;
   let recording: Recording | undefined;
   let recordError: string | undefined;
@@ -82,8 +81,9 @@ async function withSession(config: ServerConfig, secrets: { env: string[]; heade
     clientSide: { roots: h.roots.map((uri) => ({ uri })) },
     policy: headlessPolicy(h, h.verbose ? say : undefined),
     connectTimeoutMs: options.connectTimeoutMs ?? h.timeoutMs,
+    secretEnv: secrets.env,
+    secretHeaders: secrets.headers,
     onTrace: (trace) => {
-      trace.secretValues = secrets.values;
       if (h.verbose) trace.subscribe((event) => io.stderr(verboseLine(event)));
       if (h.record) {
         try {

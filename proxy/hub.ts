@@ -1,169 +1,106 @@
 /**
- * The session registry and the proxy side of the wire protocol (lib/wire.ts): one session per
- * server of the workspace (issue 9), each tab subscribed to the sessions it shows
- * (hub-subscriptions.ts, which also batches trace events: a flood costs one message per window).
- * The workspace messages (add/update/remove servers, save, inputs) are in hub-workspace.ts.
+ * The proxy side of the wire protocol (lib/wire.ts) over the engine's sessions (engine.ts): each
+ * tab subscribed to the sessions it shows (hub-subscriptions.ts, which also batches trace events:
+ * a flood costs one message per window). The workspace messages (add/update/remove servers, save,
+ * inputs) are in hub-workspace.ts.
  */
 import type { RawData, WebSocket } from 'ws';
 import type { ServerConfig } from '../lib/server-config-types.ts';
-import { parseClientMessage, SNAPSHOT_TAIL_EVENTS, WIRE_VERSION, type ClientMessage, type LoupeError, type ServerMessage, type SessionInfo } from '../lib/wire.ts';
+import { parseClientMessage, SNAPSHOT_TAIL_EVENTS, WIRE_VERSION, type ClientMessage, type LoupeError, type ServerMessage } from '../lib/wire.ts';
 import type { Workspace } from '../lib/workspace.ts';
 import { internalError, serialise } from './hub-messages.ts';
 import { relayRawMessage, relayRequest } from './hub-requests.ts';
 import { TabFeed } from './hub-subscriptions.ts';
 import { dispatchWorkspace, isWorkspaceMessage } from './hub-workspace.ts';
-import { ServerRequestBroker } from './server-requests.ts';
-import { Session, type ClientSideOptions } from './session.ts';
-import { TraceRecorder, type TraceLimits, DEFAULT_TRACE_LIMITS } from './trace-recorder.ts';
-import { recordingPath, startRecording, type Recording } from './record.ts';
-import { hashText } from './workspace-file.ts';
-import { WorkspaceModel, type EntryInit } from './workspace-model.ts';
+import { Engine, type EngineEvent, type EngineOptions } from './engine.ts';
+import type { Session, ClientSideOptions } from './session.ts';
+import { type TraceLimits, DEFAULT_TRACE_LIMITS } from './trace-recorder.ts';
+import type { WorkspaceModel, EntryInit } from './workspace-model.ts';
 
 /** A tab that cannot keep up is disconnected (it reconnects and gets a fresh snapshot) rather than growing our memory without bound. */
 const MAX_BUFFERED_BYTES = 512 * 1024 * 1024;
 
-export interface HubDefaults {
-  /** The `--connect-timeout` of the launch, for every session (the page's connect may override it). */
-  connectTimeoutMs?: number;
-  /** Loupe's own environment, for `${env:X}` (default process.env). */
-  env?: Record<string, string | undefined>;
-  /** The folder Loupe was started in: relative save paths and project config files are found from it. */
-  cwd?: string;
-  /**
-   * `--record FILE` (issue 10): every session's trace is written there as it happens; with
-   * `perSession` (a workspace of several servers) each to FILE with the server's name before `.jsonl`.
-   */
-  record?: { path: string; perSession: boolean };
-}
+export type HubDefaults = Omit<EngineOptions, 'traceLimits' | 'policy'>;
 
+/**
+ * The WebSocket gateway (issue 10): the page's face on the engine. It parses and dispatches what
+ * tabs send, batches trace events per tab, applies back-pressure and sends snapshots; the sessions
+ * themselves are the engine's. The session methods below are the engine's, for the workspace
+ * messages (hub-workspace.ts) and the tests.
+ */
 export class Hub {
-  private readonly sessions = new Map<string, Session>();
-  private readonly unsubscribe = new Map<string, () => void>();
+  readonly engine: Engine;
   private readonly feed: TabFeed;
-  private nextId = 1;
-  primary?: string;
-  readonly model: WorkspaceModel;
-  readonly cwd: string;
-  private readonly broker = new ServerRequestBroker({
-    added: (request) => this.broadcastNow({ type: 'server-request', request }),
-    done: (session, requestId, how) => this.broadcastNow({ type: 'server-request-done', session, requestId, how }),
-  });
 
-  constructor(
-    private readonly traceLimits: TraceLimits = DEFAULT_TRACE_LIMITS,
-    private readonly defaults: HubDefaults = {},
-  ) {
-    this.model = new WorkspaceModel(defaults.env ?? process.env);
-    this.cwd = defaults.cwd ?? process.cwd();
+  constructor(traceLimits: TraceLimits = DEFAULT_TRACE_LIMITS, defaults: HubDefaults = {}, engine?: Engine) {
+    this.engine = engine ?? new Engine({ ...defaults, traceLimits });
     this.feed = new TabFeed({
       sendText: (ws, text) => this.sendText(ws, text),
-      stats: (id) => this.sessions.get(id)?.trace.stats(),
-      events: (id) => this.sessions.get(id)?.trace.all(),
-      sessionIds: () => [...this.sessions.keys()],
+      stats: (id) => this.engine.session(id)?.trace.stats(),
+      events: (id) => this.engine.session(id)?.trace.all(),
+      sessionIds: () => this.engine.sessionList().map((s) => s.id),
     });
+    this.engine.on((event) => this.onEngineEvent(event));
   }
 
-  /** A session for a server (not connected yet, not announced: the caller connects or announces it). */
-  createSession(config: ServerConfig, init: Omit<EntryInit, 'config'> = {}): Session {
-    const id = `s${this.nextId++}`;
-    const trace = new TraceRecorder(id, this.traceLimits);
-    this.unsubscribe.set(id, trace.subscribe((event) => this.feed.queue(event)));
-    const session = new Session(id, config, trace, (info) => this.onSessionChange(info), this.broker, this.defaults.connectTimeoutMs);
-    this.sessions.set(id, session);
-    this.model.add(id, { ...init, config });
-    session.setView(this.model.view(id)!);
-    this.feed.sessionCreated(id);
-    if (this.defaults.record) this.recordSession(session, this.defaults.record);
-    return session;
-  }
-
-  private readonly recordings = new Map<string, Recording>();
-
-  private recordSession(session: Session, record: { path: string; perSession: boolean }): void {
-    const entry = this.model.entry(session.id)!;
-    // A server added in the page later gets a file of its own, beside the first.
-    const path = record.perSession || this.recordings.size > 0 ? recordingPath(record.path, entry.name) : record.path;
-    try {
-      this.recordings.set(session.id, startRecording(path, session.trace, session.snapshot(), { env: entry.secretEnv, headers: entry.secretHeaders }));
-    } catch (error) {
-      session.trace.record({ kind: 'transport', level: 'error', message: `Cannot write the recording ${path}: ${(error as Error).message}` });
+  private onEngineEvent(event: EngineEvent): void {
+    switch (event.type) {
+      case 'trace':
+        return this.feed.queue(event.event);
+      case 'session':
+        return this.broadcastNow({ type: 'session', session: event.session });
+      case 'session-created':
+        return this.feed.sessionCreated(event.id);
+      case 'session-removed':
+        this.feed.sessionRemoved(event.id);
+        return this.broadcast({ type: 'session-removed', session: event.id });
+      case 'server-request':
+        return this.broadcastNow({ type: 'server-request', request: event.request });
+      case 'server-request-done':
+        return this.broadcastNow({ type: 'server-request-done', session: event.session, requestId: event.requestId, how: event.how });
+      case 'workspace':
+        return this.broadcastWorkspace();
     }
+  }
+
+  get model(): WorkspaceModel {
+    return this.engine.model;
+  }
+
+  get cwd(): string {
+    return this.engine.cwd;
+  }
+
+  get primary(): string | undefined {
+    return this.engine.primary;
+  }
+
+  set primary(id: string | undefined) {
+    this.engine.primary = id;
+  }
+
+  createSession(config: ServerConfig, init: Omit<EntryInit, 'config'> = {}): Session {
+    return this.engine.createSession(config, init);
   }
 
   session(id: string): Session | undefined {
-    return this.sessions.get(id);
+    return this.engine.session(id);
   }
 
   sessionList(): Session[] {
-    return [...this.sessions.values()];
+    return this.engine.sessionList();
   }
 
-  /**
-   * A session per server of the file (`--config`), in its order; every one not disabled connects at
-   * once, in parallel, and one that fails stops none of the others. `hub.primary` is the first.
-   */
   openWorkspace(workspace: Workspace, file?: { path: string; text: string }, start?: readonly string[]): Session[] {
-    this.model.load(workspace, file?.path, file ? hashText(file.text) : undefined);
-    const created = workspace.servers.map((server) =>
-      this.createSession(server.config, {
-        name: server.name,
-        disabled: server.disabled,
-        secretEnv: server.secretEnv,
-        secretHeaders: server.secretHeaders,
-        clientCapabilities: server.extras.clientCapabilities,
-        savedCalls: server.extras.savedCalls,
-        other: server.other,
-      }),
-    );
-    const starting = created.filter((s) => {
-      const entry = this.model.entry(s.id);
-      return entry !== undefined && (start ? start.includes(entry.name) : !entry.disabled);
-    });
-    this.primary ??= (starting[0] ?? created[0])?.id;
-    for (const session of created) {
-      if (starting.includes(session)) void this.start(session);
-      else session.announce();
-    }
-    this.broadcastWorkspace();
-    return created;
+    return this.engine.openWorkspace(workspace, file, start);
   }
 
-  /**
-   * Connects a session with its config as written, references resolved (`${env:X}` from Loupe's
-   * environment, `${input:X}` from what the page provided). A server missing an input waits,
-   * disconnected, with a note, until `provide-inputs`. Never throws: failure is a status.
-   */
-  async start(session: Session, options: ClientSideOptions = {}): Promise<void> {
-    const resolved = this.model.resolve(session.id);
-    if (!resolved) return;
-    // Starting a server is enabling it: a later save writes it without `"disabled": true`.
-    if (this.model.enable(session.id)) this.broadcastWorkspace();
-    session.trace.secretValues = this.model.secretValuesOf(session.id);
-    session.setView(this.model.view(session.id, resolved.missing)!);
-    if (resolved.missing.length > 0) {
-      session.announce();
-      this.broadcastWorkspace();
-      return;
-    }
-    const clientCapabilities = options.clientCapabilities ?? this.model.entry(session.id)?.clientCapabilities;
-    await session.connect(resolved.config, { ...options, clientCapabilities });
+  start(session: Session, options: ClientSideOptions = {}): Promise<void> {
+    return this.engine.start(session, options);
   }
 
-  /** Forgets a session: every tab hears `session-removed` at once; its process is stopped after. */
-  async removeSession(id: string): Promise<void> {
-    const session = this.sessions.get(id);
-    if (!session) return;
-    this.feed.sessionRemoved(id);
-    this.sessions.delete(id);
-    this.unsubscribe.get(id)?.();
-    this.unsubscribe.delete(id);
-    this.model.remove(id);
-    if (this.primary === id) this.primary = this.sessions.keys().next().value;
-    this.broadcast({ type: 'session-removed', session: id });
-    this.broadcastWorkspace();
-    await session.shutdown();
-    this.recordings.get(id)?.close();
-    this.recordings.delete(id);
+  removeSession(id: string): Promise<void> {
+    return this.engine.removeSession(id);
   }
 
   broadcastWorkspace(): void {
@@ -190,14 +127,13 @@ export class Hub {
    * process group Loupe started (SIGKILL after the grace; stdio-transport.ts), in parallel.
    */
   async shutdown(): Promise<void> {
-    await Promise.allSettled([...this.sessions.values()].map((s) => s.shutdown()));
-    for (const recording of this.recordings.values()) recording.close();
+    await this.engine.shutdown();
     this.flush();
     for (const ws of this.feed.tabList()) ws.close(1001, 'Loupe is shutting down');
   }
 
   private snapshot(): ServerMessage {
-    const sessions = [...this.sessions.values()];
+    const sessions = this.engine.sessionList();
     return {
       type: 'snapshot',
       version: WIRE_VERSION,
@@ -206,7 +142,7 @@ export class Hub {
       events: sessions.flatMap((s) => s.trace.tail(SNAPSHOT_TAIL_EVENTS)),
       stats: sessions.map((s) => s.trace.stats()),
       primary: this.primary,
-      serverRequests: this.broker.list(),
+      serverRequests: this.engine.broker.list(),
       workspace: this.model.state(),
     };
   }
@@ -240,7 +176,7 @@ export class Hub {
     switch (message.type) {
       case 'connect': {
         // The config comes back as the page was shown it: secrets as references (kept values).
-        const existing = message.session ? this.sessions.get(message.session) : undefined;
+        const existing = message.session ? this.engine.session(message.session) : undefined;
         if (existing) this.model.update(existing.id, { config: message.config });
         const session = existing ?? this.createSession(message.config);
         const { clientCapabilities, roots, serverRequestTimeoutMs, connectTimeoutMs } = message;
@@ -254,7 +190,7 @@ export class Hub {
       case 'set-roots':
         return this.withSession(ws, message.session, (s) => s.setRoots(message.roots));
       case 'respond':
-        if (!this.broker.respond(message.session, message.requestId, message.outcome)) {
+        if (!this.engine.broker.respond(message.session, message.requestId, message.outcome)) {
           this.sendError(ws, {
             code: 'NOT_PENDING',
             message: 'That server request is no longer pending (answered elsewhere, timed out, or its session closed).',
@@ -270,15 +206,9 @@ export class Hub {
   }
 
   async withSession(ws: WebSocket, id: string, act: (s: Session) => void | Promise<void>): Promise<void> {
-    const session = this.sessions.get(id);
+    const session = this.engine.session(id);
     if (!session) return this.sendError(ws, { code: 'NO_SESSION', message: `No session ${id}.` });
     await act(session);
-  }
-
-  private onSessionChange(info: SessionInfo): void {
-    // A removed session still stopping says nothing more (the page has forgotten it).
-    if (!this.sessions.has(info.id)) return;
-    this.broadcastNow({ type: 'session', session: info });
   }
 
   private flush(): void {
