@@ -69,6 +69,41 @@ const BENCHES = [
     ],
   },
   {
+    name: 'echo-floor',
+    file: 'echo-latency',
+    row: (r) => [
+      'the same echo against a bare WebSocket → stdio relay (the floor)',
+      `${r.loupe.median.toFixed(3)} ms`,
+      r.floor ? `${r.floor.median.toFixed(3)} ms (relay floor)` : 'not measured',
+      r.floor ? `${r.floor.loupeToFloor.toFixed(2)}×` : '',
+      '≤ 1.15×',
+    ],
+    meets: (r) => r.floor !== undefined && r.floor.loupeToFloor <= r.floor.target,
+  },
+  {
+    name: 'cli',
+    row: (r) => [
+      `mcp-loupe --cli --method tools/list, spawn → exit (median of ${r.oneShot.loupe.n})`,
+      `${r.oneShot.loupe.median.toFixed(0)} ms`,
+      `${r.oneShot.baseline.median.toFixed(0)} ms (bare SDK script)`,
+      `${r.oneShot.ratio.toFixed(2)}×`,
+      `≤ ${r.oneShot.target.ratioAtMost}×`,
+    ],
+    meets: (r) => r.oneShot.ratio <= r.oneShot.target.ratioAtMost,
+  },
+  {
+    name: 'cli-engine-echo',
+    file: 'cli',
+    row: (r) => [
+      `tools/call echo through the engine, no WebSocket (median of ${r.engineEcho.engine.n})`,
+      `${r.engineEcho.engine.median.toFixed(3)} ms`,
+      `${r.engineEcho.direct.median.toFixed(3)} ms (direct SDK Client)`,
+      `${r.engineEcho.ratio.toFixed(2)}×`,
+      '(context)',
+    ],
+    meets: () => true,
+  },
+  {
     name: 'tool-result-render',
     row: (r) => [
       `Run tool → rendered ${r.bigMegabytes} MB text result (median of ${r.runs})`,
