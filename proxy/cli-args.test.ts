@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ServerConfig } from '../lib/server-config-types.ts';
 import { parseCliArgs, resolveTarget, USAGE, type CliOptions, type TargetDeps } from './cli-args.ts';
+import { emptyHeadless } from './cli-headless.ts';
 import { defaultServer } from './default-server.ts';
 import { parseWorkspace } from '../lib/workspace.ts';
 
@@ -20,7 +21,7 @@ function error(argv: string[]): string {
 
 describe('parseCliArgs: defaults and flags', () => {
   it('has safe defaults', () => {
-    expect(options([])).toEqual({ open: true, host: '127.0.0.1', env: {}, headers: {}, servers: [], help: false, version: false, target: [] });
+    expect(options([])).toEqual({ open: true, host: '127.0.0.1', env: {}, headers: {}, servers: [], help: false, version: false, target: [], headless: emptyHeadless() });
   });
 
   it('reads --port, including 0 and the = form', () => {

@@ -55,8 +55,32 @@ Options go before the target; everything after the target is passed to the serve
   --connect-timeout <ms>          how long initialize may take before Loupe gives up (default 30000)
   --host <loopback>               127.0.0.1 (default), ::1 or localhost
   --dangerously-listen-on <host>  listen beyond loopback: anyone who can reach it can run commands here
+  --record <file>                 write the session's trace as JSONL while it runs (every mode; several servers: one file each)
   -h, --help                      show this help
   --version                       print the version
+
+Without a browser (same targets; exit 0 ok, 1 server error / isError / failures / drift, 2 usage, 3 cannot connect, 4 timeout):
+  mcp-loupe --cli --method <m> [request options] <target>     one request, its result as JSON on stdout
+      <m>: tools/list tools/call resources/list resources/templates/list resources/read prompts/list prompts/get ping initialize
+      --tool-name <name>          the tool of tools/call
+      --tool-arg key=value        a tool argument (repeatable): JSON when it parses as JSON (except for string
+                                  properties of the tool's schema), key:=json forces JSON
+      --args '<json object>'      all the tool's arguments at once
+      --uri <uri>                 the resource of resources/read
+      --prompt-name <name>        the prompt of prompts/get, with --prompt-args key=value (repeatable)
+      --format pretty|json|text   pretty JSON (default), one line, or the text content alone
+      --verbose                   the protocol trace on stderr
+      --timeout <ms>              how long each request (and initialize) may take
+    (the request options may also follow the target, as in the official inspector's CLI; a -- ends them)
+  mcp-loupe --smoke [--junit <file>] [--no-negative] <target>   call every tool with arguments made from its schema
+  mcp-loupe --verify <trace.jsonl> [--ignore <jsonpath>]... [--lock <file>] <target>   replay a recording; exit 1 on drift
+  mcp-loupe --lock <file> [--update-lock] <target>              write, or check, the tool-surface lockfile
+  mcp-loupe --mock <trace.jsonl> [--mock-port <n>]              be an MCP server answering from a recording
+                                                                (stdio; --mock-port: Streamable HTTP on 127.0.0.1)
+  How the client answers the server (every mode without a browser):
+      --sample "<text>"           the reply to sampling requests (without it they are refused)
+      --elicit accept-defaults|decline|cancel    the answer to elicitations (default decline)
+      --root <uri>                a root to offer (repeatable)
 
 Scripts run with their interpreter: .py with python3, .js with node, .ts with npx -y tsx.
 `;
