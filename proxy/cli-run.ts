@@ -250,9 +250,19 @@ async function runMockMode(h: HeadlessOptions, say: (line: string) => void): Pro
   await loadTraceReader();
   const trace = readTrace(h.mock!, say);
   if (typeof trace === 'number') return trace;
-  const { startMock } = await import('./mock.ts');
-  const mock = await startMock(trace, { port: h.mockPort, log: (line: string) => say(line) });
-  if (mock.url) say(`mock of ${h.mock} listening at ${mock.url}`);
+  const { startMock, MockStartError } = await import('./mock.ts');
+  let mock: Awaited<ReturnType<typeof startMock>>;
+  try {
+    // The mock's lines already say "Loupe mock: …" (the same sentence its client gets as an error).
+    mock = await startMock(trace, { port: h.mockPort, log: (line: string) => process.stderr.write(`${line}\n`) });
+  } catch (error) {
+    if (!(error instanceof MockStartError)) throw error;
+    say(`${h.mock}: ${error.message}`);
+    return error.code === 'LISTEN_FAILED' ? EXIT.connect : EXIT.usage;
+  }
+  const { answers, methods, protocolVersion } = mock.recorded;
+  const what = `${answers} recorded answers (${methods.join(', ')}; protocol ${protocolVersion ?? 'unknown'})`;
+  say(mock.url ? `mock of ${h.mock} listening at ${mock.url} with ${what}` : `mock of ${h.mock} answering on stdio with ${what}; it stops when stdin ends`);
   const stop = () => void mock.close();
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

@@ -1,0 +1,256 @@
+/**
+ * `mcp-loupe --mock FILE [--mock-port N]` (issue 10): an MCP server that answers from a recording,
+ * so that a client's test suite can point at it instead of the real server. Over stdio by default,
+ * over Streamable HTTP at `http://127.0.0.1:N/mcp` with a port.
+ *
+ * The SDK's server transports do the framing, the HTTP sessions and SSE; the answers come from
+ * lib/mock-match.ts. The SDK's `Server` is not used: it answers initialize, ping and unknown methods
+ * itself and checks what it sends, where a mock must send what was recorded, as recorded.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Readable, Writable } from 'node:stream';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { buildAnswerTable, MockConversation, type AnswerTable, type Outgoing } from '../lib/mock-match.ts';
+import { conversationOf } from '../lib/trace-exchanges.ts';
+import type { ImportedTrace } from '../lib/trace-jsonl.ts';
+import { isAllowedHost, isLoopbackAddress } from './security.ts';
+
+export interface MockOptions {
+  /** Serve Streamable HTTP on this port (0: any free one); absent: stdio. */
+  port?: number;
+  /** Loopback only (default 127.0.0.1): the recording may hold what its user would not publish. */
+  host?: string;
+  /** stdio: where the client's JSON-RPC lines come from (default process.stdin) … */
+  input?: Readable;
+  /** … and where the answers go (default process.stdout; nothing else is written there). */
+  output?: Writable;
+  /** Diagnostics for the operator (the CLI points this at stderr). */
+  log?: (line: string) => void;
+}
+
+export interface RunningMock {
+  /** HTTP: the MCP endpoint, `http://127.0.0.1:<port>/mcp`. */
+  url?: string;
+  /** What the mock answers from (for the line the CLI prints at start). */
+  recorded: { answers: number; methods: string[]; protocolVersion?: string };
+  close(): Promise<void>;
+  /** Resolves when stdin ends (stdio) or after close(). */
+  done: Promise<void>;
+}
+
+/** Why a mock did not start: `BAD_TRACE` and `USAGE` are the user's to fix (exit 2), `LISTEN_FAILED` the machine's (exit 3). */
+export class MockStartError extends Error {
+  readonly code: 'BAD_TRACE' | 'USAGE' | 'LISTEN_FAILED';
+
+  constructor(code: MockStartError['code'], message: string) {
+    super(message);
+    this.name = 'MockStartError';
+    this.code = code;
+  }
+}
+
+/** Starts a mock. Rejects with a MockStartError (one plain sentence) when it cannot. */
+export async function startMock(trace: ImportedTrace, options: MockOptions = {}): Promise<RunningMock> {
+  const built = buildAnswerTable(conversationOf(trace.events));
+  if (!built.ok) throw new MockStartError('BAD_TRACE', built.error);
+  const { table } = built;
+  const log = options.log ?? (() => undefined);
+  const recorded = { answers: table.answered, methods: [...table.byMethod.keys()], protocolVersion: table.protocolVersion };
+  if (options.port === undefined) return { ...(await startStdio(table, options.input ?? process.stdin, options.output ?? process.stdout, log)), recorded };
+  const host = options.host ?? '127.0.0.1';
+  if (!isLoopbackAddress(host)) throw new MockStartError('USAGE', `The mock listens on loopback only (127.0.0.1), not ${host}.`);
+  return { ...(await startHttp(table, options.port, host, log)), recorded };
+}
+
+const firstLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).split('\n')[0].slice(0, 200);
+
+/** Feeds one transport's messages to one conversation and sends the replies in order. */
+function serve(transport: Transport, conversation: MockConversation, log: (line: string) => void, standalone?: (message: JSONRPCMessage) => void): void {
+  let queue = Promise.resolve();
+  const deliver = async ({ message, relatedRequestId }: Outgoing) => {
+    const isAnswer = 'result' in message || 'error' in message;
+    // HTTP: what belongs to no request goes on the client's GET stream, which may not be open yet.
+    if (standalone && !isAnswer && relatedRequestId === undefined) standalone(message);
+    else await transport.send(message, relatedRequestId === undefined ? undefined : { relatedRequestId });
+  };
+  transport.onmessage = (message) => {
+    const reply = conversation.receive(message);
+    for (const line of reply.log) log(line);
+    for (const out of reply.send) {
+      queue = queue.then(() => deliver(out)).catch((error: unknown) => log(`Loupe mock: could not send ${'method' in out.message ? out.message.method : 'an answer'} to the client (${firstLine(error)}).`));
+    }
+  };
+}
+
+type Started = Omit<RunningMock, 'recorded'>;
+
+async function startStdio(table: AnswerTable, input: Readable, output: Writable, log: (line: string) => void): Promise<Started> {
+  const transport = new StdioServerTransport(input, output);
+  let ended: () => void = () => undefined;
+  const done = new Promise<void>((resolve) => (ended = resolve));
+  let closing = false;
+  // Re-entered from the transport's onclose, which its own close() calls.
+  const close = async () => {
+    if (closing) return done;
+    closing = true;
+    await transport.close();
+    ended();
+  };
+  transport.onerror = (error) => log(`Loupe mock: skipped a line from the client that is not a JSON-RPC message (${firstLine(error)}).`);
+  transport.onclose = () => void close();
+  serve(transport, new MockConversation(table), log);
+  // A client that went away leaves a broken pipe: that ends the mock, it does not crash it.
+  output.on('error', (error) => {
+    log(`Loupe mock: the client stopped reading (${firstLine(error)}).`);
+    void close();
+  });
+  input.once('end', () => void close());
+  input.once('close', () => void close());
+  await transport.start();
+  return { close, done };
+}
+
+/** The server messages of one HTTP session that belong to no request: held until its GET stream is open. */
+class StandaloneStream {
+  private open = false;
+  private readonly held: JSONRPCMessage[] = [];
+  private dropped = 0;
+  private readonly transport: StreamableHTTPServerTransport;
+  private readonly log: (line: string) => void;
+
+  constructor(transport: StreamableHTTPServerTransport, log: (line: string) => void) {
+    this.transport = transport;
+    this.log = log;
+  }
+
+  send(message: JSONRPCMessage): void {
+    if (this.open) return void this.transport.send(message).catch((error: unknown) => this.log(`Loupe mock: could not send a message on the GET stream (${firstLine(error)}).`));
+    // Bounded: a client that never opens its GET stream must not make the mock grow.
+    if (this.held.length < 1000) this.held.push(message);
+    else if (this.dropped++ === 0) this.log('Loupe mock: this client never opened its GET stream; server messages beyond 1000 are dropped.');
+  }
+
+  /**
+   * A GET is being handled: once its headers are out with a 200, the SDK has the stream and what
+   * was held can go. (The transport does not say when the stream opens; the response does.)
+   */
+  watch(res: ServerResponse): void {
+    res.once('close', () => (this.open = false));
+    const deadline = Date.now() + 5000;
+    const check = () => {
+      if (res.destroyed || Date.now() > deadline) return;
+      if (!res.headersSent) return void setTimeout(check, 2).unref();
+      if (res.statusCode !== 200) return;
+      this.open = true;
+      for (const message of this.held.splice(0)) this.send(message);
+    };
+    check();
+  }
+}
+
+/** Each session holds a conversation; a test suite that never ends its sessions must not grow the mock without bound. */
+const MAX_SESSIONS = 256;
+
+interface HttpSession {
+  transport: StreamableHTTPServerTransport;
+  standalone: StandaloneStream;
+}
+
+async function startHttp(table: AnswerTable, port: number, host: string, log: (line: string) => void): Promise<Started> {
+  const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
+  const sessions = new Map<string, HttpSession>();
+  let count = 0;
+
+  const openSession = async (): Promise<HttpSession> => {
+    const number = ++count;
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: randomUUID,
+      onsessioninitialized: (id) => {
+        sessions.set(id, session);
+        log(`Loupe mock: client ${number} connected (${sessions.size} open).`);
+      },
+      onsessionclosed: (id) => void sessions.delete(id),
+    });
+    const session: HttpSession = { transport, standalone: new StandaloneStream(transport, log) };
+    transport.onclose = () => void (transport.sessionId && sessions.delete(transport.sessionId));
+    transport.onerror = (error) => log(`Loupe mock: ${firstLine(error)}`);
+    serve(transport, new MockConversation(table), log, (message) => session.standalone.send(message));
+    await transport.start();
+    return session;
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse, listening: number) => {
+    // DNS rebinding: a page on another name that resolves to 127.0.0.1 sends its own name as Host.
+    if (!isAllowedHost(req.headers.host, { port: listening })) return reject(res, 403, 'Loupe mock: this Host header is not allowed; use http://127.0.0.1:<port>/mcp (only loopback names are accepted, against DNS rebinding).');
+    if (!originAllowed(req.headers.origin)) return reject(res, 403, 'Loupe mock: requests from a web page on another machine are not allowed.');
+    if (new URL(req.url ?? '/', 'http://127.0.0.1').pathname !== '/mcp') return reject(res, 404, 'Loupe mock: the MCP endpoint is /mcp.');
+    const id = req.headers['mcp-session-id'];
+    let session = typeof id === 'string' ? sessions.get(id) : undefined;
+    if (typeof id === 'string' && !session) return reject(res, 404, 'Loupe mock: no such session (it was closed, or the mock restarted); initialize again.', -32001);
+    if (!session) {
+      if (req.method !== 'POST') return reject(res, 400, 'Loupe mock: start a session with a POST of initialize first.');
+      if (sessions.size >= MAX_SESSIONS) return reject(res, 503, `Loupe mock: ${MAX_SESSIONS} client sessions are open; end one (HTTP DELETE) before starting another.`);
+      session = await openSession();
+    }
+    if (req.method === 'GET') session.standalone.watch(res);
+    await session.transport.handleRequest(req, res);
+    // A first POST that was not initialize opened no session: nothing will reach this transport again.
+    if (session.transport.sessionId === undefined) await session.transport.close();
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res, (server.address() as AddressInfo).port).catch((error: unknown) => {
+      log(`Loupe mock: a request failed (${firstLine(error)}).`);
+      if (!res.headersSent) reject(res, 500, 'Loupe mock: this request failed inside the mock.');
+      else res.destroy();
+    });
+  });
+  await listen(server, port, host);
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+  let ended: () => void = () => undefined;
+  const done = new Promise<void>((resolve) => (ended = resolve));
+  let closing = false;
+  const close = async () => {
+    if (closing) return done;
+    closing = true;
+    await Promise.all([...sessions.values()].map((s) => s.transport.close().catch(() => undefined)));
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    ended();
+  };
+  return { url, close, done };
+}
+
+function listen(server: ReturnType<typeof createServer>, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const failed = (error: NodeJS.ErrnoException) => {
+      const why = error.code === 'EADDRINUSE' ? 'it is in use' : error.code === 'EACCES' ? 'permission denied' : firstLine(error);
+      reject(new MockStartError('LISTEN_FAILED', `The mock could not listen on ${host}:${port} (${why}): choose another --mock-port.`));
+    };
+    server.once('error', failed);
+    server.listen(port, host, () => {
+      server.off('error', failed);
+      resolve();
+    });
+  });
+}
+
+/** No Origin: not a browser. A browser page is let in only from this machine (a client under test may be one). */
+function originAllowed(origin: string | undefined): boolean {
+  if (origin === undefined) return true;
+  try {
+    return isLoopbackAddress(new URL(origin).hostname);
+  } catch {
+    return false;
+  }
+}
+
+/** A refusal in the shape the SDK's own refusals have, so that a client reports it the same way. */
+function reject(res: ServerResponse, status: number, message: string, code = -32000): void {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}
