@@ -6,6 +6,7 @@
  * tools/list`. A `--` in the target ends that: what follows it goes to the server untouched.
  */
 import type { OutputFormat } from '../lib/cli-output.ts';
+import { parsePath } from '../lib/json-path.ts';
 import type { CliOptions } from './cli-args.ts';
 
 export type HeadlessMode = 'cli' | 'smoke' | 'mock' | 'verify' | 'lock';
@@ -216,6 +217,10 @@ export function checkHeadless(o: CliOptions): string | undefined {
   if (x.args !== undefined && x.toolArgs.length > 0) return '--args and --tool-arg cannot be combined: give the arguments one way.';
   if (x.junit !== undefined && !x.smoke) return '--junit writes the report of --smoke: add --smoke.';
   if (x.ignore.length > 0 && x.verify === undefined) return '--ignore is for --verify <trace.jsonl>.';
+  for (const rule of x.ignore) {
+    const path = parsePath(rule);
+    if (!path.ok) return `--ignore: ${path.error}`;
+  }
   if (x.updateLock && x.lock === undefined) return '--update-lock needs --lock FILE.';
   if (mode !== undefined && mode !== 'cli' && x.method !== undefined) return `--method is for --cli; --${mode} makes its own requests.`;
   // With --config and no --server, a file of one server will do (cli-run.ts checks).

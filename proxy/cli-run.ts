@@ -45,7 +45,15 @@ export async function runHeadless(options: CliOptions, target: ResolvedTarget | 
       say(picked.error);
       return EXIT.usage;
     }
-    return await withSession(picked.config, picked.secrets, options, io, say);
+    // A recording to verify is read before the server starts: a bad file is exit 2, not a server run.
+    let recording: ImportedTrace | undefined;
+    if (h.verify !== undefined) {
+      await loadTraceReader();
+      const read = readTrace(h.verify, say);
+      if (typeof read === 'number') return read;
+      recording = read;
+    }
+    return await withSession(picked.config, picked.secrets, options, io, say, recording);
   } catch (error) {
     if (error instanceof UsageError) {
       say(error.message);
@@ -73,12 +81,14 @@ function pickServer(target: ResolvedTarget): Picked {
   return { ok: true, config: resolved.config, secrets: { env: server.secretEnv, headers: server.secretHeaders } };
 }
 
-async function withSession(config: ServerConfig, secrets: Secrets, options: CliOptions, io: HeadlessIo, say: (line: string) => void): Promise<number> {
+async function withSession(config: ServerConfig, secrets: Secrets, options: CliOptions, io: HeadlessIo, say: (line: string) => void, recorded?: ImportedTrace): Promise<number> {
   const h = options.headless;
+  // Verify connects as the recording's client did: a server may offer other tools to other clients.
+  const clientCapabilities = recorded ? await recordedChoice(recorded) : undefined;
   let recording: Recording | undefined;
   let recordError: string | undefined;
   const opened: FaceSession = await openFaceSession(config, {
-    clientSide: { roots: h.roots.map((uri) => ({ uri })) },
+    clientSide: { roots: h.roots.map((uri) => ({ uri })), ...(clientCapabilities ? { clientCapabilities } : {}) },
     policy: headlessPolicy(h, h.verbose ? say : undefined),
     connectTimeoutMs: options.connectTimeoutMs ?? h.timeoutMs,
     secretEnv: secrets.env,
@@ -104,7 +114,7 @@ async function withSession(config: ServerConfig, secrets: Secrets, options: CliO
       say(connectFailure(opened.error));
       return opened.error.code === 'TIMEOUT' ? EXIT.timeout : EXIT.connect;
     }
-    return await runMode(opened.session, options, io, say);
+    return await runMode(opened.session, options, io, say, recorded);
   } finally {
     stop();
     await opened.close();
@@ -156,7 +166,12 @@ function verboseLine(event: TraceEvent): string {
   }
 }
 
-async function runMode(session: Session, options: CliOptions, io: HeadlessIo, say: (line: string) => void): Promise<number> {
+async function recordedChoice(trace: ImportedTrace) {
+  const { planReplay, recordedClientChoice } = await import('./verify.ts');
+  return recordedClientChoice(planReplay(trace));
+}
+
+async function runMode(session: Session, options: CliOptions, io: HeadlessIo, say: (line: string) => void, recorded?: ImportedTrace): Promise<number> {
   const h = options.headless;
   const timeoutMs = h.timeoutMs;
   switch (modeOf(h)) {
@@ -169,51 +184,27 @@ async function runMode(session: Session, options: CliOptions, io: HeadlessIo, sa
     }
     case 'verify':
     case 'lock':
-      return runVerifyMode(session, h, io, say);
+      return runVerifyMode(session, h, io, say, recorded);
     default:
       return runOne(session, h, io, say);
   }
 }
 
-async function runVerifyMode(session: Session, h: HeadlessOptions, io: HeadlessIo, say: (line: string) => void): Promise<number> {
+async function runVerifyMode(session: Session, h: HeadlessOptions, io: HeadlessIo, say: (line: string) => void, recorded?: ImportedTrace): Promise<number> {
   const verify = await import('./verify.ts');
-  await loadTraceReader();
   let code: number = EXIT.ok;
-  if (h.verify !== undefined) {
-    const trace = readTrace(h.verify, say);
-    if (typeof trace === 'number') return trace;
-    const report = await verify.runVerify(session, trace, { ignore: h.ignore, timeoutMs: h.timeoutMs ?? 30_000 });
+  if (recorded) {
+    const report = await verify.runVerify(session, recorded, { ignore: h.ignore, timeoutMs: h.timeoutMs ?? 30_000 });
     io.stdout(verify.formatVerifyText(report));
     code = Math.max(code, verify.verifyExitCode(report));
   }
-  if (h.lock !== undefined) code = Math.max(code, await checkLock(session, h, io, say, verify));
+  if (h.lock !== undefined) {
+    const run = await verify.runLock(session, h.lock, { update: h.updateLock, timeoutMs: h.timeoutMs });
+    if (run.kind === 'checked') io.stdout(verify.lockRunText(run));
+    else say(verify.lockRunText(run).trimEnd());
+    code = Math.max(code, verify.lockRunExitCode(run));
+  }
   return code;
-}
-
-type VerifyModule = typeof import('./verify.ts');
-
-async function checkLock(session: Session, h: HeadlessOptions, io: HeadlessIo, say: (line: string) => void, verify: VerifyModule): Promise<number> {
-  const path = h.lock!;
-  const live = await verify.buildLock(session);
-  let existing: string | undefined;
-  try {
-    existing = readFileSync(path, 'utf8');
-  } catch {
-    existing = undefined;
-  }
-  if (existing === undefined || h.updateLock) {
-    writeFileSync(path, verify.lockText(live));
-    say(`${existing === undefined ? 'wrote' : 'updated'} the lockfile ${path}`);
-    return EXIT.ok;
-  }
-  const old = verify.parseLock(existing);
-  if (!old.ok) {
-    say(`${path}: ${old.error}`);
-    return EXIT.usage;
-  }
-  const diff = verify.diffLock(old.lock, live);
-  io.stdout(verify.formatLockDiff(diff));
-  return diff.added.length + diff.removed.length + diff.changed.length === 0 ? EXIT.ok : EXIT.failed;
 }
 
 type ImportedTrace = Extract<ReturnType<typeof import('../lib/trace-jsonl.ts').parseTrace>, { ok: true }>['trace'];
