@@ -59,7 +59,8 @@ function mapSchema(node: unknown, path: string, visit: (node: unknown, path: str
     const mapped: Obj = {};
     for (const [name, sub] of Object.entries(value)) {
       const inner = `${path}/${key}/${escapePointer(name)}`;
-      mapped[name] = isObj(sub) || typeof sub === 'boolean' ? mapSchema(sub, inner, visit, DRAWN.has(key)) : sub;
+      // defineProperty: `mapped[name] =` with a property named "__proto__" would set the prototype.
+      Object.defineProperty(mapped, name, { value: isObj(sub) || typeof sub === 'boolean' ? mapSchema(sub, inner, visit, DRAWN.has(key)) : sub, enumerable: true, writable: true, configurable: true });
     }
     out[key] = mapped;
   }

@@ -89,3 +89,18 @@ describe('validationIssues and errorSchemaOf', () => {
     expect(parseTools([{ name: 'u', inputSchema: { type: 'object' }, outputSchema: { type: 'array' } }]).tools[0].output).toEqual({ ok: false, reason: 'outputSchema.type is "array", not "object"' });
   });
 });
+
+describe('checkInputSchema with hostile schemas (issue 10: found by the smoke run)', () => {
+  it('checks a property named __proto__ like any other', () => {
+    const schema = JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"}},"required":["__proto__"]}');
+    const check = checkInputSchema(schema);
+    expect(check.ok).toBe(true);
+    if (check.ok) expect(Object.keys(check.schema.properties as object)).toEqual(['__proto__']);
+  });
+
+  it('says a schema thousands of levels deep is too deep instead of throwing', () => {
+    let inner: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < 10_000; i++) inner = { type: 'object', properties: { a: inner } };
+    expect(checkInputSchema(inner)).toEqual({ ok: false, reason: 'inputSchema is nested too deeply to check' });
+  });
+});

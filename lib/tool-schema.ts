@@ -74,7 +74,15 @@ export function checkInputSchema(inputSchema: unknown, what = 'inputSchema'): Sc
   if ('error' in found) return { ok: false, reason: found.error };
   const source = { ...inputSchema };
   if (found.drop) delete source.$schema;
-  const prepared = prepareSchema(source);
+  let prepared: ReturnType<typeof prepareSchema>;
+  try {
+    prepared = prepareSchema(source);
+  } catch (error) {
+    // prepareSchema walks the schema recursively: thousands of levels overflow the stack, and one
+    // such tool must not make the whole tools/list unreadable (issue 10's smoke run found it).
+    if (error instanceof RangeError) return { ok: false, reason: `${what} is nested too deeply to check` };
+    throw error;
+  }
   const schema = prepared.validation as JsonSchemaObject;
   const compiled = compileOnce(found.dialect, schema);
   if (!compiled.ok) return { ok: false, reason: compiled.error };
@@ -109,7 +117,8 @@ export function errorSchemaOf(issues: readonly ValidationIssue[]): Record<string
     let node = root;
     for (const raw of issue.path.split('/').slice(1)) {
       const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-      node[key] ??= {};
+      // defineProperty: `node[key] =` with the key "__proto__" would set the prototype instead.
+      if (!Object.hasOwn(node, key)) Object.defineProperty(node, key, { value: {}, enumerable: true, writable: true, configurable: true });
       node = node[key] as Record<string, unknown>;
     }
     node.__errors = [...((node.__errors as string[] | undefined) ?? []), issue.message];
