@@ -24,6 +24,9 @@ import type { Session } from './session.ts';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, connect: 3, timeout: 4 } as const;
 
+/** Each smoke call's limit without --timeout: long enough for a slow tool, short enough for CI. */
+const SMOKE_TIMEOUT_MS = 15_000;
+
 export interface HeadlessIo {
   stdout(text: string): void;
   stderr(text: string): void;
@@ -177,7 +180,7 @@ async function runMode(session: Session, options: CliOptions, io: HeadlessIo, sa
   switch (modeOf(h)) {
     case 'smoke': {
       const { runSmoke, formatSmokeText, smokeJunit, smokeExitCode } = await import('./smoke.ts');
-      const report = await runSmoke(session, { timeoutMs: timeoutMs ?? 30_000, negative: h.negative });
+      const report = await runSmoke(session, { timeoutMs: timeoutMs ?? SMOKE_TIMEOUT_MS, negative: h.negative });
       io.stdout(formatSmokeText(report));
       if (h.junit) writeFileSync(h.junit, smokeJunit(report));
       return smokeExitCode(report);
