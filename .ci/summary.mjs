@@ -14,5 +14,10 @@ const failed = vitest.numFailedTests + playwright.stats.unexpected;
 const skipped = vitest.numPendingTests + vitest.numTodoTests + playwright.stats.skipped;
 console.log(`unit: ${vitest.numPassedTests} passed, ${vitest.numFailedTests} failed`);
 console.log(`e2e: ${playwright.stats.expected} passed, ${playwright.stats.unexpected} failed, ${playwright.stats.skipped} skipped`);
+const conformance = read('.reports/conformance.json');
+if (conformance) {
+  const { core, auth } = conformance.groups;
+  console.log(`conformance: core ${core.passing}/${core.scenarios} scenarios, auth ${auth?.passing ?? 0}/${auth?.scenarios ?? 0} (recorded; the OAuth issue's)`);
+}
 console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);

