@@ -19,6 +19,8 @@ export interface ArgumentsState {
   /** Switch to the JSON editor (true) or back to the form (false, if the JSON parses). */
   toggle(on: boolean): void;
   reset(): void;
+  /** Replace the arguments with `value` (in the form and in the JSON text). */
+  fill(value: unknown): void;
 }
 
 export function useArguments(initial: unknown, startAsJson: boolean): ArgumentsState {
@@ -47,7 +49,13 @@ export function useArguments(initial: unknown, startAsJson: boolean): ArgumentsS
     setText('{}');
     setEpoch((n) => n + 1);
   };
-  return { json, data, text, switchError, epoch, setData, setText, toggle, reset };
+  const fill = (value: unknown) => {
+    setData(value);
+    setText(JSON.stringify(value ?? {}, null, 2));
+    setSwitchError(undefined);
+    setEpoch((n) => n + 1);
+  };
+  return { json, data, text, switchError, epoch, setData, setText, toggle, reset, fill };
 }
 
 export interface Pending {

@@ -5,6 +5,7 @@
  * able to send what a buggy client would). A tool with an unusable schema runs from the JSON editor.
  */
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { synthArguments } from '../lib/schema-synth.ts';
 import { errorSchemaOf, type ToolEntry } from '../lib/tool-schema.ts';
 import { ErrorBoundary } from './error-boundary.tsx';
 import { SaveCall } from './save-call.tsx';
@@ -32,11 +33,12 @@ export interface ToolFormProps {
   onSaveCall?(args: unknown, name: string): string | undefined;
 }
 
-function RunBar(props: Pick<ToolFormProps, 'canRun' | 'cannotRunReason' | 'remembered' | 'onReset'> & { onResetForm(): void; saveCall?: ReactNode }): ReactNode {
+function RunBar(props: Pick<ToolFormProps, 'canRun' | 'cannotRunReason' | 'remembered' | 'onReset'> & { onResetForm(): void; onFillExample(): void; saveCall?: ReactNode }): ReactNode {
   return (
     <div className="mt-3 flex flex-wrap items-center gap-2">
       <button type="submit" className={primaryButtonClass} disabled={!props.canRun}>Run tool</button>
       {props.saveCall}
+      <button type="button" className={buttonClass} onClick={props.onFillExample} title="Arguments made from the schema: its defaults, examples and enum members, or the smallest valid values (as mcp-loupe --smoke makes them)">Fill example</button>
       <button type="button" className={buttonClass} onClick={() => { props.onReset(); props.onResetForm(); }}>Reset to defaults</button>
       {props.remembered && <span className="text-xs text-zinc-500 dark:text-zinc-400">Last arguments used</span>}
       {!props.canRun && props.cannotRunReason && <span className="text-xs text-zinc-500 dark:text-zinc-400">{props.cannotRunReason}</span>}
@@ -108,8 +110,17 @@ export function ToolForm(props: ToolFormProps): ReactNode {
       return 'Fix the JSON before saving the call';
     }
   };
+  const [fillNote, setFillNote] = useState<string>();
+  // The arguments --smoke would send (lib/schema-synth.ts), so what the CLI tries can be tried here.
+  const fillExample = () => {
+    guard.dismiss();
+    const made = synthArguments(tool.inputSchema, check);
+    if (made.ok) args.fill(made.args);
+    else if (made.args) args.fill(made.args);
+    setFillNote(made.ok ? undefined : made.reason);
+  };
   const saver = props.onSaveCall && <SaveCall defaultName={tool.name} canSave onSave={saveCall} />;
-  const bar = <RunBar {...props} onResetForm={resetForm} saveCall={saver} />;
+  const bar = <RunBar {...props} onResetForm={() => { setFillNote(undefined); resetForm(); }} onFillExample={fillExample} saveCall={saver} />;
   const errors = guard.pending && !args.json ? errorSchemaOf(guard.pending.issues) : undefined;
   return (
     <div>
@@ -125,6 +136,7 @@ export function ToolForm(props: ToolFormProps): ReactNode {
           </ToolSchemaForm>
         </ErrorBoundary>
       )}
+      {fillNote && <p role="status" className="mt-2 text-sm text-amber-800 dark:text-amber-200"><Text>{fillNote}</Text></p>}
       {guard.blocked && <p role="alert" className="mt-2 text-sm text-red-700 dark:text-red-300"><Text>{guard.blocked}</Text></p>}
       {guard.pending && <Mismatch pending={guard.pending} onSend={guard.sendAnyway} onDismiss={guard.dismiss} />}
       <div className="mt-3"><ToolRunSettings value={props.settings} onChange={props.onSettings} /></div>

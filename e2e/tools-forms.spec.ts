@@ -152,4 +152,19 @@ test.describe('tool forms from hard schemas', () => {
     await mismatch.getByRole('button', { name: 'Send anyway' }).click();
     await expect(loupe.result()).toContainText('{"email":42,"unexpected":true}');
   });
+
+  test('Fill example fills valid arguments made from the schema (as --smoke makes them)', async ({ launch, loupe, page }) => {
+    const app = await launch(HARD);
+    await ready(loupe, app.url, 'formats_and_defaults');
+    await loupe.selectTool('formats_and_defaults');
+    await expect(page.getByLabel(/^Email/)).toHaveValue('');
+    await page.getByRole('button', { name: 'Fill example' }).click();
+    // A required email is made to its format; the defaults are kept.
+    await expect(page.getByLabel(/^Email/)).toHaveValue(/^[^@\s]+@[^@\s]+\.[a-z]+$/);
+    await runAndWait(loupe);
+    await expect(page.getByRole('alert', { name: 'Arguments do not match the schema' })).toHaveCount(0);
+    const sent = (await resultJson(loupe)) as Record<string, unknown>;
+    expect(sent).toMatchObject({ count: 3, greeting: 'hello' });
+    expect(String(sent.email)).toContain('@');
+  });
 });

@@ -91,16 +91,8 @@ type Started = Omit<RunningMock, 'recorded'>;
 
 async function startStdio(table: AnswerTable, input: Readable, output: Writable, log: (line: string) => void): Promise<Started> {
   const transport = new StdioServerTransport(input, output);
-  let ended: () => void = () => undefined;
-  const done = new Promise<void>((resolve) => (ended = resolve));
-  let closing = false;
-  // Re-entered from the transport's onclose, which its own close() calls.
-  const close = async () => {
-    if (closing) return done;
-    closing = true;
-    await transport.close();
-    ended();
-  };
+  // Re-entered from the transport's onclose, which its own close() calls: closeOnce answers that.
+  const { close, done } = closeOnce(() => transport.close());
   transport.onerror = (error) => log(`Loupe mock: skipped a line from the client that is not a JSON-RPC message (${firstLine(error)}).`);
   transport.onclose = () => void close();
   serve(transport, new MockConversation(table), log);
@@ -212,18 +204,26 @@ async function startHttp(table: AnswerTable, port: number, host: string, log: (l
   });
   await listen(server, port, host);
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+  const { close, done } = closeOnce(async () => {
+    await Promise.all([...sessions.values()].map((s) => s.transport.close().catch(() => undefined)));
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  return { url, close, done };
+}
+
+/** A close that stops once, however often it is called; `done` resolves when it has. */
+function closeOnce(stop: () => Promise<void>): { close(): Promise<void>; done: Promise<void> } {
   let ended: () => void = () => undefined;
   const done = new Promise<void>((resolve) => (ended = resolve));
   let closing = false;
   const close = async () => {
     if (closing) return done;
     closing = true;
-    await Promise.all([...sessions.values()].map((s) => s.transport.close().catch(() => undefined)));
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await stop();
     ended();
   };
-  return { url, close, done };
+  return { close, done };
 }
 
 function listen(server: ReturnType<typeof createServer>, port: number, host: string): Promise<void> {
