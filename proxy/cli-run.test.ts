@@ -128,6 +128,12 @@ describe('mcp-loupe --cli', () => {
     expect(roots.stdout).toContain('file:///tmp/loupe-root-a');
   });
 
+  it('calls a tool that requires a task as a task, and prints its result', async () => {
+    const out = await cli('--method', 'tools/call', '--tool-name', 'simulate-research-query', '--tool-arg', 'topic=lenses', '--format', 'text');
+    expect(out.code).toBe(0);
+    expect(out.stdout).toMatch(/lenses/i);
+  }, 30_000);
+
   it('--verbose writes the protocol trace to stderr, frames as sent', async () => {
     const out = await cli('--verbose', '--method', 'ping');
     expect(out.code).toBe(0);

@@ -12,6 +12,7 @@ import { parseKeyValues, parsePromptArgs, unknownNameMessage } from '../lib/cli-
 import { formatResult } from '../lib/cli-output.ts';
 import { describeFailure } from '../lib/outcome-text.ts';
 import { fetchAllPages } from '../lib/paged-list.ts';
+import { serverRunsToolTasks, taskSupportOf } from '../lib/tasks.ts';
 import type { ServerConfig } from '../lib/server-config-types.ts';
 import { resolveReferences } from '../lib/workspace-references.ts';
 import type { LoupeError, RpcError, SessionInfo, TraceEvent } from '../lib/wire.ts';
@@ -20,7 +21,7 @@ import { modeOf, type HeadlessOptions } from './cli-headless.ts';
 import { headlessPolicy } from './cli-policy.ts';
 import { openFaceSession, type FaceSession } from './face-session.ts';
 import { startRecording, type Recording } from './record.ts';
-import type { Session } from './session.ts';
+import type { RequestOutcome, Session } from './session.ts';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, connect: 3, timeout: 4 } as const;
 
@@ -291,7 +292,7 @@ async function runOne(session: Session, h: HeadlessOptions, io: HeadlessIo, say:
     return EXIT.ok;
   }
   const params = await paramsFor(session, h, request);
-  const outcome = await request(method, params);
+  const outcome = (await asTask(session, h, params)) ?? (await request(method, params));
   if (!outcome.ok) return reportFailure(outcome.error, say);
   io.stdout(formatResult(method, outcome.result, h.format));
   if (method === 'tools/call' && (outcome.result as { isError?: unknown } | undefined)?.isError === true) {
@@ -303,6 +304,19 @@ async function runOne(session: Session, h: HeadlessOptions, io: HeadlessIo, say:
 
 type Request = (method: string, params?: Record<string, unknown>) => ReturnType<Session['request']>;
 
+/** Tool names whose `execution.taskSupport` is "required", noted while checking the tool exists. */
+const requiresTask = new WeakMap<Session, Set<string>>();
+
+/**
+ * A tool that requires a task is called as one and followed to its result (tasks/get, then
+ * tasks/result), as --smoke does; undefined for every other request.
+ */
+async function asTask(session: Session, h: HeadlessOptions, params: Record<string, unknown> | undefined): Promise<RequestOutcome | undefined> {
+  if (h.method !== 'tools/call' || !requiresTask.get(session)?.has(h.toolName!) || !serverRunsToolTasks(session.snapshot().capabilities)) return undefined;
+  const { callToolAsTask } = await import('./smoke.ts');
+  return callToolAsTask(session, h.toolName!, (params?.arguments ?? {}) as Record<string, unknown>, h.timeoutMs ?? 60_000);
+}
+
 /** The request's params; for a tool or prompt, after checking that it exists (closest names when not). */
 async function paramsFor(session: Session, h: HeadlessOptions, request: Request): Promise<Record<string, unknown> | undefined> {
   switch (h.method) {
@@ -310,6 +324,7 @@ async function paramsFor(session: Session, h: HeadlessOptions, request: Request)
       const tools = await listNames(request, 'tools/list', 'tools');
       const tool = tools?.find((t) => t.name === h.toolName);
       if (tools && !tool) throw new UsageError(unknownNameMessage('tool', h.toolName!, tools.map((t) => t.name)));
+      if (tool && taskSupportOf(tool.item) === 'required') requiresTask.set(session, new Set([tool.name]));
       const args = h.args ?? parsed(parseKeyValues(h.toolArgs, tool?.item.inputSchema));
       return { name: h.toolName, arguments: args };
     }

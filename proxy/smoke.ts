@@ -226,6 +226,11 @@ async function callAsTask(run: Run, name: string, args: Obj): Promise<RequestOut
   return result;
 }
 
+/** One tools/call run as a task to its end (`mcp-loupe --cli` uses it for a tool that requires a task). */
+export function callToolAsTask(session: Session, name: string, args: Obj, timeoutMs: number): Promise<RequestOutcome> {
+  return callAsTask({ session, options: { timeoutMs, negative: false }, calls: 0, restarts: 0 }, name, args);
+}
+
 async function cancelTask(run: Run, taskId: string, message: string): Promise<RequestOutcome> {
   if (run.session.status === 'connected' && serverTaskFeature(run.session.snapshot().capabilities, 'cancel')) await request(run, 'tasks/cancel', { taskId }, 2_000);
   return { ok: false, error: { code: -32001, message } };
