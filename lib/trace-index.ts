@@ -53,6 +53,8 @@ function otherRow(event: Exclude<TraceEvent, FrameEvent>): HistoryRow {
       return { ...base, summary: summarise(event), isError: event.code !== 0 || event.signal !== null || undefined };
     case 'transport':
       return { ...base, summary: summarise(event), isError: event.level === 'error' || undefined };
+    case 'auth':
+      return { ...base, summary: summarise(event), isError: event.status === 'failed' || undefined };
   }
 }
 

@@ -87,6 +87,7 @@ function redactEvent(event: TraceEvent, values: readonly string[]): TraceEvent {
     case 'stderr':
       return { ...event, text: redact(event.text, values) };
     case 'transport':
+    case 'auth':
       return { ...event, message: redact(event.message, values) };
     case 'http':
       return { ...event, url: redact(event.url, values) };

@@ -84,5 +84,7 @@ export function summarise(event: Exclude<TraceEvent, FrameEvent>): string {
       return `${event.method} ${event.url} → ${event.status ?? event.error ?? 'no response'}`;
     case 'transport':
       return `${event.level}: ${event.message}`;
+    case 'auth':
+      return `OAuth ${event.step}: ${event.status === 'info' ? '' : `${event.status}: `}${event.message}`;
   }
 }

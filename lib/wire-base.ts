@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { ServerConfigSchema } from './server-config-types.ts';
+import { OAuthStateSchema } from './wire-oauth.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Shared pieces
@@ -169,5 +170,7 @@ export const SessionInfoSchema = z.object({
   serverRequestTimeoutMs: z.number().optional(),
   /** Milliseconds `initialize` may take: while `connecting`, the deadline is `since` + this. */
   connectTimeoutMs: z.number().optional(),
+  /** Signing in with OAuth (issue 11): the phase, the page to open, scope and expiry; never a token. */
+  auth: OAuthStateSchema.optional(),
 });
 export type SessionInfo = z.infer<typeof SessionInfoSchema>;

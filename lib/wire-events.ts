@@ -74,6 +74,20 @@ export const TransportEventSchema = z.object({
 });
 export type TransportEvent = z.infer<typeof TransportEventSchema>;
 
+/**
+ * A step of signing in with OAuth (issue 11): discovery, registration, authorization, token,
+ * refresh, step-up. Its HTTP exchanges are `http` events beside it; no token or secret is here.
+ */
+export const AuthEventSchema = z.object({
+  ...eventBase,
+  kind: z.literal('auth'),
+  /** A guided step id (lib/wire-oauth.ts) or `refresh`, `step-up`, `forget`, `sign-in`. */
+  step: z.string(),
+  status: z.enum(['info', 'passed', 'failed']),
+  message: z.string(),
+});
+export type AuthEvent = z.infer<typeof AuthEventSchema>;
+
 export const TraceEventSchema = z.discriminatedUnion('kind', [
   FrameEventSchema,
   StderrEventSchema,
@@ -81,6 +95,7 @@ export const TraceEventSchema = z.discriminatedUnion('kind', [
   ExitEventSchema,
   HttpEventSchema,
   TransportEventSchema,
+  AuthEventSchema,
 ]);
 export type TraceEvent = z.infer<typeof TraceEventSchema>;
 

@@ -9,6 +9,7 @@ import { ServerConfigSchema } from './server-config-types.ts';
 import { ClientCapabilityChoiceSchema, LoupeErrorSchema, RequestIdSchema, RootSchema, RpcErrorSchema, ServerRequestSchema, SessionInfoSchema } from './wire-base.ts';
 import { TraceEventSchema, TraceStatsSchema } from './wire-events.ts';
 import { ConfigLocationSchema, SavedCallSchema, WorkspaceStateSchema } from './wire-workspace.ts';
+import { OAuthForgetMessageSchema, OAuthGuidedMessageSchema, OAuthGuidedStateMessageSchema, OAuthSettingsMessageSchema } from './wire-oauth.ts';
 
 export * from './wire-base.ts';
 export * from './wire-events.ts';
@@ -176,6 +177,9 @@ export const ClientMessageSchema = z.discriminatedUnion('type', [
   SetSavedCallsMessageSchema,
   ProvideInputsMessageSchema,
   ListConfigLocationsMessageSchema,
+  OAuthSettingsMessageSchema,
+  OAuthForgetMessageSchema,
+  OAuthGuidedMessageSchema,
 ]);
 export type ClientMessage = z.infer<typeof ClientMessageSchema>;
 export type RequestMessage = z.infer<typeof RequestMessageSchema>;
@@ -311,6 +315,7 @@ export const ServerMessageSchema = z.discriminatedUnion('type', [
   WorkspaceSavedMessageSchema,
   WorkspaceConflictMessageSchema,
   ConfigLocationsMessageSchema,
+  OAuthGuidedStateMessageSchema,
 ]);
 export type ServerMessage = z.infer<typeof ServerMessageSchema>;
 export type SnapshotMessage = z.infer<typeof SnapshotMessageSchema>;
