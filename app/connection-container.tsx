@@ -46,6 +46,7 @@ export function ConnectionContainer({ id }: { id: string | undefined }): ReactNo
         connecting={session?.status === 'connecting' ? { since: session.since, timeoutMs: session.connectTimeoutMs } : undefined}
         connectTimeoutMs={session?.connectTimeoutMs}
         onCancel={() => session && app.disconnect(session.id)}
+        auth={session?.auth}
         secrets={session && { secretEnv: session.secretEnv ?? [], secretHeaders: session.secretHeaders ?? [] }}
         onConnect={(config, client, secrets) => {
           clientSettings.rememberConnect(client.clientCapabilities, client.serverRequestTimeoutMs === undefined ? undefined : client.serverRequestTimeoutMs / 1000);

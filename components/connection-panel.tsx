@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import type { ServerConfig } from '../lib/server-config-types.ts';
 import type { LoupeError, SessionStatus } from '../lib/wire.ts';
 import type { ClientCapabilityChoice } from '../lib/wire.ts';
+import type { OAuthState } from '../lib/wire-oauth.ts';
 import { ConnectionForm, type ClientOptions, type Secrets } from './connection-form.tsx';
 import { SessionError } from './session-error.tsx';
 import { buttonClass, Note, Panel } from './ui.tsx';
@@ -33,6 +34,8 @@ export interface ConnectionPanelProps {
   connecting?: { since: number; timeoutMs?: number };
   /** Prefill of the Connect timeout field (milliseconds). */
   connectTimeoutMs?: number;
+  /** Signing in with OAuth (issue 11): while the authorization page waits for the user, its link. */
+  auth?: OAuthState;
   /** Stops a connect in progress (the server process is killed at once). */
   onCancel(): void;
   onDisconnect(): void;
@@ -75,6 +78,54 @@ function ConnectingProgress({ since, timeoutMs, onCancel }: { since: number; tim
   );
 }
 
+function hostOf(url: string | undefined): string {
+  try {
+    return url ? new URL(url).host : 'the authorization server';
+  } catch {
+    return 'the authorization server';
+  }
+}
+
+/**
+ * While connecting to a server behind OAuth: the sign-in the user must finish. The page is
+ * opened from a link the user clicks (a popup opened without a click would be blocked), in a new
+ * tab; Loupe's `/oauth/callback` receives the code and the connect goes on by itself.
+ */
+function SignIn({ auth, onCancel }: { auth: OAuthState; onCancel(): void }): ReactNode {
+  const where = hostOf(auth.authorizationServer ?? auth.authorizationUrl);
+  if (auth.phase === 'working') {
+    return (
+      <div className="mb-3 flex flex-wrap items-center gap-2 text-sm text-zinc-600 dark:text-zinc-300">
+        <span>Signing in at <span className="font-mono">{where}</span>…</span>
+        <button type="button" className={buttonClass} onClick={onCancel}>Cancel</button>
+      </div>
+    );
+  }
+  return (
+    <div role="region" aria-label="Sign in" className="mb-3 space-y-2 rounded-md border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950/60 dark:text-amber-100">
+      <p>This server needs you to sign in at <span className="font-mono">{where}</span>. Loupe continues by itself once you have.</p>
+      <div className="flex flex-wrap items-center gap-2">
+        {auth.authorizationUrl && (
+          <a href={auth.authorizationUrl} target="_blank" rel="noopener noreferrer" className={buttonClass}>
+            Open sign-in page
+          </a>
+        )}
+        <button type="button" className={buttonClass} onClick={onCancel}>Cancel</button>
+      </div>
+    </div>
+  );
+}
+
+/** One line on a signed-in session: who, which scopes, until when (never a token). */
+function SignedIn({ auth }: { auth: OAuthState }): ReactNode {
+  const now = useNow(30_000);
+  const parts = [`Signed in with OAuth${auth.clientId ? ` as client ${auth.clientId}` : ''}`];
+  if (auth.scope) parts.push(`scope ${auth.scope}`);
+  if (auth.expiresAt !== undefined) parts.push(auth.expiresAt > now ? `token expires in ${Math.max(1, Math.round((auth.expiresAt - now) / 60_000))} min` : 'token expired');
+  if (auth.hasRefreshToken) parts.push('refreshes by itself');
+  return <p className="mb-3 text-xs text-zinc-600 dark:text-zinc-300">{parts.join(' · ')}</p>;
+}
+
 function StatusError({ status, error, onReconnect }: { status?: SessionStatus; error?: LoupeError; onReconnect?: () => void }): ReactNode {
   if (!error || (status !== 'failed' && status !== 'disconnected')) return null;
   // A cancel is the user's own doing: a note, not a failure.
@@ -97,7 +148,12 @@ export function ConnectionPanel(props: ConnectionPanelProps): ReactNode {
         <span className="font-semibold">{word}</span>
         {props.statusDetail && <span className="text-zinc-500 dark:text-zinc-400">{` · ${props.statusDetail}`}</span>}
       </div>
-      {props.status === 'connecting' && props.connecting && <ConnectingProgress since={props.connecting.since} timeoutMs={props.connecting.timeoutMs} onCancel={props.onCancel} />}
+      {props.status === 'connecting' && (props.auth?.phase === 'waiting-for-user' || props.auth?.phase === 'working') ? (
+        <SignIn auth={props.auth} onCancel={props.onCancel} />
+      ) : (
+        props.status === 'connecting' && props.connecting && <ConnectingProgress since={props.connecting.since} timeoutMs={props.connecting.timeoutMs} onCancel={props.onCancel} />
+      )}
+      {props.status === 'connected' && props.auth?.phase === 'signed-in' && <SignedIn auth={props.auth} />}
       <StatusError status={props.status} error={props.error} onReconnect={props.canConnect ? props.onReconnect : undefined} />
       <ConnectionForm
         key={props.formKey}

@@ -39,6 +39,8 @@ export const LoupeErrorCodeSchema = z.enum([
   'ORIGIN_REFUSED',
   'VERSION_MISMATCH',
   'UNAUTHORIZED',
+  // Signing in with OAuth failed (issue 11): the sentence names the step and the cause.
+  'OAUTH_FAILED',
 ]);
 export type LoupeErrorCode = z.infer<typeof LoupeErrorCodeSchema>;
 

@@ -8,12 +8,16 @@
 import type { ServerConfig } from '../lib/server-config-types.ts';
 import type { ServerRequest, SessionInfo, TraceEvent } from '../lib/wire.ts';
 import type { Workspace } from '../lib/workspace-types.ts';
+import { OAuthCallbacks } from './oauth-callback.ts';
 import { recordingPath, startRecording, type Recording } from './record.ts';
 import { ServerRequestBroker, type DoneHow, type ServerRequestOutcome } from './server-requests.ts';
 import { Session, type ClientSideOptions } from './session.ts';
 import { DEFAULT_TRACE_LIMITS, TraceRecorder, type TraceLimits } from './trace-recorder.ts';
 import { hashText } from './workspace-file.ts';
 import { WorkspaceModel, type EntryInit } from './workspace-model.ts';
+
+/** The redirect URI of a Loupe with no page (registered like any other; nothing needs to listen there). */
+export const HEADLESS_REDIRECT_URL = 'http://127.0.0.1/oauth/callback';
 
 export type EngineEvent =
   | { type: 'trace'; event: TraceEvent }
@@ -57,6 +61,14 @@ export class Engine {
   readonly model: WorkspaceModel;
   readonly cwd: string;
   readonly broker: ServerRequestBroker;
+  /** Sign-ins waiting for the authorization server's redirect to Loupe's `/oauth/callback` (issue 11). */
+  readonly callbacks = new OAuthCallbacks();
+  /**
+   * Where authorization servers send the user back: `http://127.0.0.1:PORT/oauth/callback` once the
+   * UI listens (launch.ts sets it). Headless, nothing listens there: the redirect is followed and
+   * read without a browser (oauth-headless.ts).
+   */
+  redirectUrl = HEADLESS_REDIRECT_URL;
   private readonly traceLimits: TraceLimits;
 
   constructor(private readonly options: EngineOptions = {}) {
@@ -195,6 +207,7 @@ export class Engine {
    * process group Loupe started (SIGKILL after the grace; stdio-transport.ts), in parallel.
    */
   async shutdown(): Promise<void> {
+    this.callbacks.cancelAll('Loupe is shutting down.');
     await Promise.allSettled([...this.sessions.values()].map((s) => s.shutdown()));
     for (const recording of this.recordings.values()) recording.close();
     this.recordings.clear();

@@ -112,6 +112,7 @@ export async function launch(options: LaunchOptions = {}): Promise<RunningLoupe>
   const origin = `http://${hostForUrl}:${port}`;
   options.onListening?.({ url: `${origin}/?token=${token}`, origin, port, token });
   const hub = await hubPromise;
+  hub.engine.redirectUrl = `${origin}/oauth/callback`;
   if (options.workspace) {
     const { workspace, text, start } = options.workspace;
     const file = { path: path.resolve(options.cwd ?? process.cwd(), options.workspace.path), text };

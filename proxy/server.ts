@@ -60,6 +60,13 @@ export function createLoupeServer(options: ServerOptions): LoupeServer {
       return void handleApi(url.pathname, res, options);
     }
     if (url.pathname === '/ws') return refuse(res, 426, 'Upgrade required');
+    // The authorization server's redirect (issue 11): guarded by its single-use state, not the token (oauth-callback.ts).
+    if (url.pathname === '/oauth/callback') {
+      return void options.hub().then(
+        (hub) => hub.engine.callbacks.handle(url, res),
+        () => refuse(res, 500, 'Internal Server Error'),
+      );
+    }
     serveStatic(options.uiRoot, req, res, url.pathname);
   });
 
