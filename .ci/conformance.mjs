@@ -47,6 +47,13 @@ export const AUTH = [
   'auth/client-credentials-jwt', 'auth/client-credentials-basic', 'auth/cross-app-access-complete-flow',
 ];
 
+/**
+ * The auth scenarios the suite's own reference client (the TypeScript SDK's, examples/clients in the
+ * suite's repository) does not pass either: Loupe's bar is every other one (issue 11). Cross-app
+ * access needs an identity provider's token exchange that neither implements.
+ */
+export const REFERENCE_AUTH_FAILURES = ['auth/cross-app-access-complete-flow'];
+
 /** Text Loupe answers sampling requests with (no client scenario of 0.1.16 asks; the flag is part of the contract). */
 const SAMPLE_TEXT = 'Conformance run: sampled answer';
 
@@ -237,10 +244,14 @@ function collect({ name, dir, output, spawnError, killed, leftRunning, stoppedCl
   };
 }
 
-/** The client command: Loupe's smoke mode on the system Node, every client behaviour switched on. */
+/**
+ * The client command: Loupe's smoke mode on the system Node, every client behaviour switched on,
+ * through .ci/conformance-client.mjs, which turns the suite's MCP_CONFORMANCE_CONTEXT (the OAuth
+ * scenarios' credentials) into Loupe's OAuth options — Loupe itself never reads a suite's env.
+ */
 export function loupeCommand(node) {
   return [
-    shellQuote(node), shellQuote(join(ROOT, 'dist/proxy/cli.js')),
+    shellQuote(node), shellQuote(join(ROOT, '.ci/conformance-client.mjs')),
     '--cli', '--smoke', '--elicit', 'accept-defaults', '--sample', shellQuote(SAMPLE_TEXT), '--root', 'file:///tmp',
   ].join(' ');
 }
@@ -309,16 +320,18 @@ export async function main(argv) {
   const coreFailures = results.filter((r) => r.group !== 'auth' && r.verdict !== 'pass');
   console.log(formatTable(results));
   for (const [group, g] of Object.entries(groups)) {
-    const note = group === 'auth' ? ' (recorded, not required yet: issue 11)' : '';
+    const note = group === 'auth' ? ` (recorded, not required yet: issue 11; the SDK's reference client fails ${REFERENCE_AUTH_FAILURES.join(', ')})` : '';
     console.log(`conformance ${group}: ${g.passing}/${g.scenarios} scenarios pass, ${g.checksPassed}/${g.checksTotal} checks${note}`);
   }
+  const belowReference = results.filter((r) => r.group === 'auth' && r.verdict !== 'pass' && !REFERENCE_AUTH_FAILURES.includes(r.name)).map((r) => r.name);
+  if (belowReference.length > 0) console.log(`conformance auth: below the reference client on ${belowReference.join(', ')}`);
   const leaks = results.filter((r) => r.leftRunning).map((r) => r.name);
   if (leaks.length > 0) console.log(`conformance: a process the client started outlived ${leaks.join(', ')}; it was killed.`);
   const report = {
     suite: '@modelcontextprotocol/conformance', suiteVersion: require('@modelcontextprotocol/conformance/package.json').version,
     suiteNode: suite.version, clientNode: { path: node, version: nodeMajor(node)?.version }, command,
     startedAt: new Date(started).toISOString(), durationMs: Date.now() - started,
-    ok: coreFailures.length === 0, groups, scenarios: results,
+    ok: coreFailures.length === 0, groups, authBelowReference: belowReference, scenarios: results,
   };
   mkdirSync(dirname(options.report), { recursive: true });
   writeFileSync(options.report, `${JSON.stringify(report, null, 2)}\n`);

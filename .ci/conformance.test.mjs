@@ -1,11 +1,14 @@
 // The conformance runner: its scoring rules on hand-made checks, and real runs of the installed
 // suite (on its Node 22) with tiny clients, to show that a client doing nothing scores zero and
 // fails, that each check is counted, and that a client that hangs is stopped without leaving a process.
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// And the client wrapper (conformance-client.mjs): the suite's OAuth context turned into Loupe's
+// options, the private key in a file only this user can read, gone once Loupe exits.
+import { existsSync, chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AUTH, CORE, groupOf, parseScenarioList, runScenario, shellQuote, suiteNode, systemNode } from './conformance.mjs';
+import { CIMD_URL, oauthFlags, readContext, splitArgs } from './conformance-client.mjs';
+import { AUTH, CORE, groupOf, loupeCommand, parseScenarioList, REFERENCE_AUTH_FAILURES, runScenario, shellQuote, suiteNode, systemNode } from './conformance.mjs';
 import { formatTable, scoreChecks, verdictOf } from './conformance-score.mjs';
 
 const check = (status, extra = {}) => ({ id: `c-${status}`, name: 'C', description: 'd', status, timestamp: '', ...extra });
@@ -113,5 +116,55 @@ describe('against the installed suite', () => {
       }
     });
     expect(alive).toEqual([]);
+  });
+});
+
+describe('the client wrapper (conformance-client.mjs)', () => {
+  const keyFile = (pem) => `/keys/${pem.length}.pem`;
+
+  it('turns each kind of context into the options a user would type', () => {
+    expect(oauthFlags({ name: 'auth/pre-registration', client_id: 'pre', client_secret: 'sec' }, 'auth/pre-registration', keyFile)).toEqual({ flags: ['--client-id', 'pre', '--client-secret', 'sec'] });
+    expect(oauthFlags({ name: 'auth/client-credentials-basic', client_id: 'cc', client_secret: 'sec' }, 'auth/client-credentials-basic', keyFile)).toEqual({ flags: ['--oauth-client-credentials', '--client-id', 'cc', '--client-secret', 'sec'] });
+    expect(oauthFlags({ name: 'auth/client-credentials-jwt', client_id: 'jwt', private_key_pem: 'PEM', signing_algorithm: 'ES256' }, 'auth/client-credentials-jwt', keyFile)).toEqual({
+      flags: ['--oauth-client-credentials', '--client-id', 'jwt', '--client-private-key', '/keys/3.pem', '--client-signing-alg', 'ES256'],
+    });
+    const crossApp = oauthFlags({ name: 'auth/cross-app-access-complete-flow', client_id: 'a', client_secret: 'b', idp_id_token: 't' }, 'auth/cross-app-access-complete-flow', keyFile);
+    expect(crossApp.flags).toEqual([]);
+    expect(crossApp.note).toMatch(/cross-app access/);
+    expect(oauthFlags(undefined, 'auth/basic-cimd', keyFile)).toEqual({ flags: ['--client-metadata-url', CIMD_URL] });
+    expect(oauthFlags(undefined, 'tools_call', keyFile)).toEqual({ flags: [] });
+    expect(readContext('not json')).toBeUndefined();
+    expect(readContext('[1]')).toBeUndefined();
+    expect(splitArgs(['--loupe', '/x.js', '--cli', '--smoke', 'http://u/mcp'])).toEqual({ loupe: '/x.js', options: ['--cli', '--smoke'], url: 'http://u/mcp' });
+  });
+
+  it('is the command the runner gives the suite, and the reference client is the bar', () => {
+    expect(loupeCommand('/usr/bin/node')).toMatch(/^\/usr\/bin\/node \S+\/\.ci\/conformance-client\.mjs --cli --smoke --elicit accept-defaults --sample '[^']+' --root file:\/\/\/tmp$/);
+    expect(REFERENCE_AUTH_FAILURES.every((n) => AUTH.includes(n))).toBe(true);
+  });
+
+  it('under the real suite: the generated key reaches Loupe as a 0600 file that is gone after it exits, the suite\'s variables do not', async () => {
+    const suite = suiteNode();
+    const node = systemNode();
+    const dir = mkdtempSync(join(tmpdir(), 'loupe-conformance-wrapper-'));
+    try {
+      // A stand-in for Loupe that notes its arguments and the key file it was given.
+      const fake = join(dir, 'fake-loupe.mjs');
+      const out = join(dir, 'seen.json');
+      writeFileSync(fake, `import { readFileSync, statSync, writeFileSync } from 'node:fs';
+const args = process.argv.slice(2);
+const key = args[args.indexOf('--client-private-key') + 1];
+writeFileSync(${JSON.stringify(out)}, JSON.stringify({ args, mode: statSync(key).mode & 0o777, pem: readFileSync(key, 'utf8').startsWith('-----BEGIN PRIVATE KEY-----'), env: process.env.MCP_CONFORMANCE_CONTEXT !== undefined }));`);
+      const command = `${shellQuote(node)} ${shellQuote(join(process.cwd(), '.ci/conformance-client.mjs'))} --loupe ${shellQuote(fake)} --cli --smoke`;
+      await runScenario({ name: 'auth/client-credentials-jwt', suite, command, timeoutMs: 10000 });
+      const seen = JSON.parse(readFileSync(out, 'utf8'));
+      expect(seen.args.slice(0, 7)).toEqual(['--cli', '--smoke', '--oauth-client-credentials', '--client-id', 'conformance-test-client', '--client-private-key', expect.stringMatching(/client-key\.pem$/)]);
+      expect(seen.args.slice(7, 9)).toEqual(['--client-signing-alg', 'ES256']);
+      expect(seen.args.at(-1)).toMatch(/^http:\/\/localhost:\d+\/mcp$/);
+      expect(seen).toMatchObject({ mode: 0o600, pem: true, env: false });
+      expect(existsSync(seen.args[6])).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

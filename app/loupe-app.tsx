@@ -16,15 +16,16 @@ import { HistoryContainer } from './history-container.tsx';
 import { AllServersView } from './all-servers-view.tsx';
 import { ALL_SERVERS, createServices, startServices } from './loupe-services.ts';
 import { NotificationsContainer } from './notifications-container.tsx';
+import { OAuthContainer } from './oauth-container.tsx';
 import { PendingContainer } from './pending-container.tsx';
 import { SavedCallsContainer, useSavedCallCount } from './saved-calls-container.tsx';
 import { ServersContainer } from './servers-container.tsx';
 import { TasksContainer, useActiveTaskCount } from './tasks-container.tsx';
 import { ToolsContainer } from './tools-container.tsx';
-import { LoupeContext, SessionContext, useLoupeSelector, usePromptList, useResourceList, useSelectedServer, useServices, useTheme, useToolList } from './use-loupe.ts';
+import { LoupeContext, SessionContext, useLoupeSelector, usePromptList, useResourceList, useSelectedServer, useServices, useSessionInfo, useTheme, useToolList } from './use-loupe.ts';
 import { useMainTab } from './use-primitives.ts';
 
-type TabId = 'tools' | 'resources' | 'prompts' | 'history' | 'notifications' | 'tasks' | 'saved-calls';
+type TabId = 'tools' | 'resources' | 'prompts' | 'history' | 'notifications' | 'tasks' | 'saved-calls' | 'oauth';
 
 /** Panels mounted only while their tab is shown (the Tools tab stays mounted: its form keeps its input). */
 const PANELS: Record<Exclude<TabId, 'tools'>, () => ReactNode> = {
@@ -34,6 +35,7 @@ const PANELS: Record<Exclude<TabId, 'tools'>, () => ReactNode> = {
   notifications: NotificationsContainer,
   tasks: TasksContainer,
   'saved-calls': SavedCallsContainer,
+  oauth: OAuthContainer,
 };
 
 function Banners(): ReactNode {
@@ -62,7 +64,10 @@ function Banners(): ReactNode {
 function MainTabs({ active }: { active: boolean }): ReactNode {
   // The tab lives in a store: a resource link in a tool result opens the Resources tab.
   const { nav } = useServices();
-  const tab = useMainTab() as TabId;
+  // The OAuth tab is a remote server's only: another server shown meanwhile falls back to Tools.
+  const remote = useSessionInfo()?.config.kind === 'http';
+  const chosen = useMainTab() as TabId;
+  const tab: TabId = chosen === 'oauth' && !remote ? 'tools' : chosen;
   const setTab = (id: TabId) => nav.show(id);
   const tools = useToolList();
   const resources = useResourceList();
@@ -77,6 +82,7 @@ function MainTabs({ active }: { active: boolean }): ReactNode {
     { id: 'notifications', label: 'Notifications' },
     { id: 'tasks', label: 'Tasks', count: activeTasks > 0 ? activeTasks : undefined },
     { id: 'saved-calls', label: 'Saved calls', count: savedCalls > 0 ? savedCalls : undefined },
+    ...(remote ? [{ id: 'oauth' as const, label: 'OAuth' }] : []),
   ];
   const Panel = tab === 'tools' || !active ? undefined : PANELS[tab];
   return (

@@ -6,6 +6,7 @@ import { SessionRegistry } from './session-registry.ts';
 import { ThemeStore } from './theme-store.ts';
 import { ArgsStore } from './args-store.ts';
 import { NavStore } from './nav-store.ts';
+import { OAuthStore } from './oauth-store.ts';
 import { ValueStore } from './value-store.ts';
 
 /** The entry of the Servers panel for the merged views (issue 9). */
@@ -31,6 +32,8 @@ export interface LoupeServices {
   nav: NavStore;
   /** The last arguments of each tool, per server. */
   args: ArgsStore;
+  /** The guided OAuth flows of every session (issue 11) and the OAuth messages. */
+  oauth: OAuthStore;
 }
 
 export function createServices(): LoupeServices {
@@ -44,6 +47,7 @@ export function createServices(): LoupeServices {
     clientSettings: new ClientSettingsStore(),
     nav: new NavStore(),
     args: new ArgsStore(),
+    oauth: new OAuthStore(app),
   };
 }
 

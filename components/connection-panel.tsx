@@ -148,8 +148,9 @@ export function ConnectionPanel(props: ConnectionPanelProps): ReactNode {
         <span className="font-semibold">{word}</span>
         {props.statusDetail && <span className="text-zinc-500 dark:text-zinc-400">{` · ${props.statusDetail}`}</span>}
       </div>
-      {props.status === 'connecting' && (props.auth?.phase === 'waiting-for-user' || props.auth?.phase === 'working') ? (
-        <SignIn auth={props.auth} onCancel={props.onCancel} />
+      {/* Also on a connected session: a step-up (403 insufficient_scope) asks for a new sign-in mid-call. */}
+      {(props.auth?.phase === 'waiting-for-user' || (props.status === 'connecting' && props.auth?.phase === 'working')) ? (
+        <SignIn auth={props.auth!} onCancel={props.onCancel} />
       ) : (
         props.status === 'connecting' && props.connecting && <ConnectingProgress since={props.connecting.since} timeoutMs={props.connecting.timeoutMs} onCancel={props.onCancel} />
       )}

@@ -4,6 +4,7 @@
  * server verbatim (`mcp-loupe npx -y srv --port 9` gives `--port 9` to the server).
  */
 import { checkHeadless, emptyHeadless, HEADLESS_OPTIONS, modeOf, takeTrailingOptions, type HeadlessOptions } from './cli-headless.ts';
+import { checkOAuth, emptyOAuth, OAUTH_OPTIONS, OAUTH_USAGE, type CliOAuthOptions } from './cli-oauth.ts';
 
 export { resolveTarget, type ResolvedTarget, type TargetDeps, type WorkspaceTarget } from './cli-target.ts';
 
@@ -31,6 +32,8 @@ export interface CliOptions {
   target: string[];
   /** The modes without a browser and their options (cli-headless.ts); all off for the UI. */
   headless: HeadlessOptions;
+  /** Signing in to a remote server with OAuth, in every mode (cli-oauth.ts). */
+  oauth: CliOAuthOptions;
 }
 
 export type CliParseResult = { ok: true; options: CliOptions } | { ok: false; error: string };
@@ -83,7 +86,7 @@ Without a browser (same targets; exit 0 ok, 1 server error / isError / failures 
       --root <uri>                a root to offer (repeatable)
 
 Scripts run with their interpreter: .py with python3, .js with node, .ts with npx -y tsx.
-`;
+${OAUTH_USAGE}`;
 
 const fail = (error: string): { ok: false; error: string } => ({ ok: false, error });
 
@@ -189,7 +192,7 @@ function applyHost(o: CliOptions, value: string, f: string): string | undefined 
 }
 
 export function parseCliArgs(argv: string[]): CliParseResult {
-  const options: CliOptions = { open: true, host: '127.0.0.1', env: {}, headers: {}, servers: [], help: false, version: false, target: [], headless: emptyHeadless() };
+  const options: CliOptions = { open: true, host: '127.0.0.1', env: {}, headers: {}, servers: [], help: false, version: false, target: [], headless: emptyHeadless(), oauth: emptyOAuth() };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--') {
@@ -211,7 +214,7 @@ export function parseCliArgs(argv: string[]): CliParseResult {
     const trailing = takeTrailingOptions(options);
     if (trailing) return fail(trailing);
   }
-  const error = checkCombination(options) ?? checkHeadless(options);
+  const error = checkCombination(options) ?? checkHeadless(options) ?? checkOAuth(options.oauth, { words: options.target, config: options.config });
   return error ? fail(error) : { ok: true, options };
 }
 
@@ -222,7 +225,7 @@ function readOption(argv: string[], i: number): ReadOption {
   const arg = argv[i];
   const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
   const typed = eq > 0 ? arg.slice(0, eq) : arg;
-  const spec = OPTIONS.get(ALIASES.get(typed) ?? typed) ?? HEADLESS_OPTIONS.get(typed);
+  const spec = OPTIONS.get(ALIASES.get(typed) ?? typed) ?? HEADLESS_OPTIONS.get(typed) ?? OAUTH_OPTIONS.get(typed);
   if (!spec) {
     return fail(`Unknown option ${typed}. Options for the server go after its command: mcp-loupe [options] <command> [args...]. See mcp-loupe --help.`);
   }

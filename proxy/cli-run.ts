@@ -18,6 +18,7 @@ import { resolveReferences } from '../lib/workspace-references.ts';
 import type { LoupeError, RpcError, SessionInfo, TraceEvent } from '../lib/wire.ts';
 import type { CliOptions, ResolvedTarget } from './cli-args.ts';
 import { modeOf, type HeadlessOptions } from './cli-headless.ts';
+import { oauthOptionsOf } from './cli-oauth.ts';
 import { headlessPolicy } from './cli-policy.ts';
 import { openFaceSession, type FaceSession } from './face-session.ts';
 import { startRecording, type Recording } from './record.ts';
@@ -97,6 +98,8 @@ async function withSession(config: ServerConfig, secrets: Secrets, options: CliO
     connectTimeoutMs: options.connectTimeoutMs ?? h.timeoutMs,
     secretEnv: secrets.env,
     secretHeaders: secrets.headers,
+    oauth: oauthOptionsOf(options.oauth),
+    rememberCredentials: options.oauth.rememberCredentials,
     onTrace: (trace) => {
       if (h.verbose) trace.subscribe((event) => io.stderr(verboseLine(event)));
       if (h.record) {
@@ -165,6 +168,8 @@ function verboseLine(event: TraceEvent): string {
       return `http| ${event.method} ${event.url} → ${event.status ?? event.error ?? ''}\n`;
     case 'transport':
       return `· ${event.message}\n`;
+    case 'auth':
+      return `auth| ${event.step} ${event.status}: ${event.message}\n`;
     default:
       return `· ${event.kind}\n`;
   }

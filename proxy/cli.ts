@@ -11,6 +11,7 @@ import { describeConfig } from '../lib/server-config.ts';
 import { parseCliArgs, resolveTarget, USAGE, type CliOptions, type ResolvedTarget } from './cli-args.ts';
 import { defaultServer } from './default-server.ts';
 import { modeOf } from './cli-headless.ts';
+import { oauthOptionsOf } from './cli-oauth.ts';
 import type { RunningLoupe } from './launch.ts';
 import { VERSION } from './version.ts';
 
@@ -68,6 +69,8 @@ async function runUi(options: CliOptions, target: ResolvedTarget): Promise<void>
     config: target.config,
     workspace: target.workspace,
     record: options.headless.record,
+    oauth: oauthOptionsOf(options.oauth),
+    rememberCredentials: options.oauth.rememberCredentials,
     port: options.port,
     host: options.host,
     traceLimit: options.traceLimit,

@@ -9,6 +9,8 @@ import type { ServerConfig } from '../lib/server-config-types.ts';
 import type { ServerRequest, SessionInfo, TraceEvent } from '../lib/wire.ts';
 import type { Workspace } from '../lib/workspace-types.ts';
 import { OAuthCallbacks } from './oauth-callback.ts';
+import type { OAuthOptions } from './oauth-provider.ts';
+import type { OAuthContext } from './session-oauth.ts';
 import { recordingPath, startRecording, type Recording } from './record.ts';
 import { ServerRequestBroker, type DoneHow, type ServerRequestOutcome } from './server-requests.ts';
 import { Session, type ClientSideOptions } from './session.ts';
@@ -49,6 +51,12 @@ export interface EngineOptions {
    */
   record?: { path: string; perSession: boolean };
   policy?: ServerRequestPolicy;
+  /** No page to sign in from: OAuth follows the authorization server's redirect (issue 11). */
+  headless?: boolean;
+  /** The command line's OAuth options, for every session (the page may change a session's). */
+  oauth?: OAuthOptions;
+  /** `--remember-credentials`: tokens and registered clients kept across launches (oauth-store.ts). */
+  rememberCredentials?: boolean;
 }
 
 export class Engine {
@@ -107,7 +115,8 @@ export class Engine {
     const id = `s${this.nextId++}`;
     const trace = new TraceRecorder(id, this.traceLimits);
     this.unsubscribe.set(id, trace.subscribe((event) => this.emit({ type: 'trace', event })));
-    const session = new Session(id, config, trace, (info) => this.onSessionChange(info), this.broker, this.options.connectTimeoutMs);
+    const oauth: OAuthContext = { redirectUrl: () => this.redirectUrl, callbacks: this.callbacks, headless: this.options.headless === true, defaults: this.options.oauth, remember: this.options.rememberCredentials };
+    const session = new Session(id, config, trace, (info) => this.onSessionChange(info), this.broker, this.options.connectTimeoutMs, oauth);
     this.sessions.set(id, session);
     this.model.add(id, { ...init, config });
     session.setView(this.model.view(id)!);

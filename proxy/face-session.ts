@@ -9,6 +9,7 @@ import type { ServerConfig } from '../lib/server-config-types.ts';
 import type { ClientCapabilityChoice, LoupeError } from '../lib/wire.ts';
 import { Engine, type ServerRequestPolicy } from './engine.ts';
 import type { Session, ClientSideOptions } from './session.ts';
+import type { OAuthOptions } from './oauth-provider.ts';
 import type { TraceRecorder, TraceLimits } from './trace-recorder.ts';
 
 export type { ServerRequestPolicy } from './engine.ts';
@@ -29,6 +30,9 @@ export interface FaceSessionOptions {
   secretHeaders?: string[];
   /** Called with the recorder before the session connects (a `--record` writer subscribes here). */
   onTrace?: (trace: TraceRecorder) => void;
+  /** Signing in with OAuth without a person (issue 11): the command line's options. */
+  oauth?: OAuthOptions;
+  rememberCredentials?: boolean;
 }
 
 export type FaceSession = { ok: true; session: Session; engine: Engine; close(): Promise<void> } | { ok: false; error: LoupeError; session: Session; engine: Engine; close(): Promise<void> };
@@ -38,7 +42,15 @@ export const FACE_CHOICE: ClientCapabilityChoice = { ...DEFAULT_CHOICE, sampling
 
 /** Connects a session for a face. Never throws: a failure to connect is `ok: false` with the same error the UI shows. */
 export async function openFaceSession(config: ServerConfig, options: FaceSessionOptions = {}): Promise<FaceSession> {
-  const engine = new Engine({ traceLimits: options.traceLimits, connectTimeoutMs: options.connectTimeoutMs, policy: options.policy ?? declineAll });
+  const engine = new Engine({
+    traceLimits: options.traceLimits,
+    connectTimeoutMs: options.connectTimeoutMs,
+    policy: options.policy ?? declineAll,
+    // No page to sign in from: the authorization server's redirect is followed (oauth-headless.ts).
+    headless: true,
+    oauth: options.oauth,
+    rememberCredentials: options.rememberCredentials,
+  });
   const session = engine.createSession(config, { secretEnv: options.secretEnv, secretHeaders: options.secretHeaders });
   options.onTrace?.(session.trace);
   await engine.start(session, { clientCapabilities: FACE_CHOICE, ...options.clientSide });

@@ -12,6 +12,7 @@ import { probeAuthDiscovery, type ProbeStep } from './http-auth-probe.ts';
 import { describeAttemptFailure } from './http-failure.ts';
 import { createHttpTap, type HttpFailure, type TapHooks, type VersionFacts, type WaitingExchange } from './http-tap.ts';
 import { pluralEvents } from './http-sse-watch.ts';
+import type { SessionOAuth } from './session-oauth.ts';
 import type { TraceRecorder } from './trace-recorder.ts';
 
 type Initialize = (transport: Transport) => Promise<{ ok: true } | { ok: false; error: LoupeError }>;
@@ -92,17 +93,36 @@ function tapHooks(session: RemoteSession | undefined): TapHooks {
   };
 }
 
-async function attempt(kind: 'http' | 'sse', config: HttpConfig, trace: TraceRecorder, initialize: Initialize, session?: RemoteSession): Promise<HttpAttempt> {
-  const tap = createHttpTap(trace, kind, tapHooks(session));
+/** Sign-ins per connect: the first authorization, and one more for a step-up while initializing. */
+const MAX_SIGN_INS = 2;
+
+async function attempt(kind: 'http' | 'sse', config: HttpConfig, trace: TraceRecorder, initialize: Initialize, session?: RemoteSession, oauth?: SessionOAuth, signIns = 0): Promise<HttpAttempt> {
+  const tap = createHttpTap(trace, kind, tapHooks(session), config.url);
   const url = new URL(config.url);
   const requestInit = { headers: config.headers };
+  // The SDK runs the protocol (discovery, registration, PKCE, refresh, step-up) with this provider.
+  const authProvider = await oauth?.provider(config.url);
+  // A 403 insufficient_scope is noted so that the SDK's step-up signs in anew instead of refreshing.
+  const fetch = authProvider ? authProvider.watchChallenges(tap.fetch) : tap.fetch;
+  oauth?.useFetch(tap.fetch);
   const transport =
     kind === 'http'
-      ? new StreamableHTTPClientTransport(url, { fetch: tap.fetch, requestInit })
-      : new SSEClientTransport(url, { fetch: tap.fetch, requestInit, eventSourceInit: { fetch: tap.fetch } });
+      ? new StreamableHTTPClientTransport(url, { fetch, requestInit, authProvider })
+      : new SSEClientTransport(url, { fetch, requestInit, eventSourceInit: { fetch }, authProvider });
   const version = captureProtocolVersion(transport);
   const outcome = await initialize(transport);
   if (outcome.ok) return { ok: true, transport: kind, protocolVersion: version() };
+  // The SDK stopped at the authorization page (UnauthorizedError): get the code, trade it, go again.
+  const pending = authProvider?.pendingAuthorization();
+  if (oauth && pending && signIns < MAX_SIGN_INS) {
+    const got = await oauth.obtainCode(pending, tap.fetch);
+    const traded = got.ok ? await transport.finishAuth(got.code).then(() => undefined, (error: unknown) => (error instanceof Error ? error.message : String(error))) : got.error;
+    await transport.close().catch(() => undefined);
+    if (traded === undefined) return attempt(kind, config, trace, initialize, session, oauth, signIns + 1);
+    oauth.connectFailed(traded);
+    return { ok: false, error: { code: 'OAUTH_FAILED', message: `Signing in at ${pending.host} failed: ${traded}`, hint: 'The OAuth tab runs the sign-in one step at a time and shows each request and answer.' } };
+  }
+  oauth?.connectFailed(outcome.error.message, outcome.error.hint);
   // Before closing: closing aborts what is still waiting, and the wait is the story.
   const waiting = tap.waiting();
   await transport.close().catch(() => undefined);
@@ -126,12 +146,12 @@ function sseSaysMore(result: FailedAttempt): boolean {
   return code === 'ORIGIN_REFUSED' || code === 'VERSION_MISMATCH' || code === 'NO_ANSWER';
 }
 
-export async function openHttpTransport(config: HttpConfig, trace: TraceRecorder, initialize: Initialize, session?: RemoteSession): Promise<HttpAttempt> {
-  if (config.transport === 'sse') return attempt('sse', config, trace, initialize, session);
-  const first = await attempt('http', config, trace, initialize, session);
+export async function openHttpTransport(config: HttpConfig, trace: TraceRecorder, initialize: Initialize, session?: RemoteSession, oauth?: SessionOAuth): Promise<HttpAttempt> {
+  if (config.transport === 'sse') return attempt('sse', config, trace, initialize, session, oauth);
+  const first = await attempt('http', config, trace, initialize, session, oauth);
   if (config.transport === 'http' || !shouldFallBack(first)) return first;
   trace.record({ kind: 'transport', level: 'warn', message: `Streamable HTTP POST answered ${first.ok ? '' : first.failure?.status}; trying legacy SSE` });
-  const second = await attempt('sse', config, trace, initialize, session);
+  const second = await attempt('sse', config, trace, initialize, session, oauth);
   // When SSE fails too, the first failure usually says more (it is what the user asked for).
   return second.ok || sseSaysMore(second) ? second : first;
 }

@@ -73,8 +73,37 @@ const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|set-cookie|x-a
 export function maskHeaders(headers: Headers | Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   const entries = headers instanceof Headers ? [...headers.entries()] : Object.entries(headers);
-  for (const [name, value] of entries) out[name.toLowerCase()] = SECRET_HEADER.test(name) ? maskValue(value) : value;
+  for (const [name, value] of entries) out[name.toLowerCase()] = SECRET_HEADER.test(name) ? maskValue(value) : name.toLowerCase() === 'location' ? maskUrlSecrets(value) : value;
   return out;
+}
+
+/** Query parameters that carry OAuth secrets (an authorization server's redirect back carries the code). */
+const SECRET_PARAMS = /^(code|access_token|refresh_token|id_token|client_secret|code_verifier|token)$/i;
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return text;
+  }
+}
+
+/** A URL with the values of its secret query parameters masked (issue 11: the code never reaches the trace). */
+export function maskUrlSecrets(url: string): string {
+  const query = url.indexOf('?');
+  if (query < 0) return url;
+  const [path, rest] = [url.slice(0, query), url.slice(query + 1)];
+  const hash = rest.indexOf('#');
+  const params = hash < 0 ? rest : rest.slice(0, hash);
+  const masked = params
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const name = eq < 0 ? pair : pair.slice(0, eq);
+      return eq >= 0 && SECRET_PARAMS.test(safeDecode(name)) ? `${name}=${encodeURIComponent(maskValue(safeDecode(pair.slice(eq + 1))))}` : pair;
+    })
+    .join('&');
+  return `${path}?${masked}${hash < 0 ? '' : rest.slice(hash)}`;
 }
 
 function maskValue(value: string): string {
@@ -119,7 +148,10 @@ class Waiting {
   }
 
   oldest(): WaitingExchange | undefined {
-    const entry = this.open.values().next().value ?? this.abandoned;
+    // The one abandoned first, if it began earlier than what is still open (the notifications/cancelled
+    // the SDK posts after giving up must not stand for the request that was never answered).
+    const open: Open | undefined = this.open.values().next().value;
+    const entry = open && this.abandoned ? (this.abandoned.since <= open.since ? this.abandoned : open) : (open ?? this.abandoned);
     if (!entry) return undefined;
     const seconds = Math.round(((entry.until ?? Date.now()) - entry.since) / 1000);
     return { method: entry.method, url: entry.url, seconds, stage: entry.status === undefined ? 'no-headers' : 'no-body', status: entry.status, contentType: entry.contentType };
@@ -139,9 +171,33 @@ function isAbort(error: unknown, init: RequestInit | undefined): boolean {
   return init?.signal?.aborted === true || (error instanceof Error && error.name === 'AbortError');
 }
 
-export function createHttpTap(trace: TraceRecorder, kind: 'http' | 'sse' = 'http', hooks: TapHooks = {}): HttpTap {
+/** Origin and path of a URL (a legacy SSE endpoint carries its session in the query). */
+function endpointOf(url: string): string | undefined {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.origin}${parsed.pathname}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `mcpUrl`: the server's URL. Only the bodies of requests to it (and to a legacy SSE server's POST
+ * endpoint) are recorded as frames: the requests beside it (OAuth discovery, registration, the
+ * token endpoint, issue 11) are recorded as HTTP exchanges without their bodies, which carry
+ * tokens and secrets. Without `mcpUrl` every JSON body is a frame.
+ */
+export function createHttpTap(trace: TraceRecorder, kind: 'http' | 'sse' = 'http', hooks: TapHooks = {}, mcpUrl?: string): HttpTap {
   let failure: HttpFailure | undefined;
   let endpoint: string | undefined;
+  const mcpEndpoint = mcpUrl === undefined ? undefined : endpointOf(mcpUrl);
+  const carriesFrames = (url: string): boolean => {
+    if (mcpEndpoint === undefined) return true;
+    const at = endpointOf(url);
+    if (at === mcpEndpoint) return true;
+    if (endpoint === undefined) return false;
+    return at === endpointOf(new URL(endpoint, mcpUrl).href);
+  };
   let answered = 0;
   let resumeFrom: StreamDrop | undefined;
   const waiting = new Waiting();
@@ -204,7 +260,8 @@ export function createHttpTap(trace: TraceRecorder, kind: 'http' | 'sse' = 'http
     const method = init?.method ?? 'GET';
     const requestHeaders = maskHeaders(new Headers(init?.headers));
     const started = now();
-    const sent = typeof init?.body === 'string' ? recordFrames(init.body, 'out') : [];
+    const framed = carriesFrames(url);
+    const sent = framed && typeof init?.body === 'string' ? recordFrames(init.body, 'out') : [];
     const exchange = waiting.start(method, url);
     let response: Response;
     try {
@@ -214,15 +271,15 @@ export function createHttpTap(trace: TraceRecorder, kind: 'http' | 'sse' = 'http
       waiting.done(exchange, aborted);
       const networkError = aborted ? 'aborted by Loupe' : describeNetworkError(error);
       // Loupe's own abort (a timeout, a close) is not the server's failure: keep the last real one.
-      if (!aborted) failure = { url, networkError };
-      trace.record({ kind: 'http', method, url, requestHeaders, durationMs: now() - started, error: networkError });
+      if (!aborted && framed) failure = { url, networkError };
+      trace.record({ kind: 'http', method, url: maskUrlSecrets(url), requestHeaders, durationMs: now() - started, error: networkError });
       judgeResume(requestHeaders, false);
       throw error;
     }
     exchange.status = response.status;
     const contentType = response.headers.get('content-type') ?? undefined;
     exchange.contentType = contentType;
-    const base = { kind: 'http' as const, method, url, status: response.status, contentType, requestHeaders, responseHeaders: maskHeaders(response.headers) };
+    const base = { kind: 'http' as const, method, url: maskUrlSecrets(url), status: response.status, contentType, requestHeaders, responseHeaders: maskHeaders(response.headers) };
     const isSse = contentType?.includes('text/event-stream') ?? false;
     const isJson = contentType?.includes('json') ?? false;
 
@@ -253,8 +310,9 @@ export function createHttpTap(trace: TraceRecorder, kind: 'http' | 'sse' = 'http
     trace.record({ ...base, durationMs: now() - started, bodySize: text.length });
     // After the record: a failed resume ends the session, which aborts what is still being read.
     judgeResume(requestHeaders, false);
-    if (isJson && text.length > 0 && (response.ok || text.trimStart().startsWith('{'))) recordFrames(text, 'in');
-    if (!response.ok || (text.length > 0 && !isJson)) {
+    if (framed && isJson && text.length > 0 && (response.ok || text.trimStart().startsWith('{'))) recordFrames(text, 'in');
+    // The requests beside the server (OAuth) do not replace its own failure: that is what the user asked about.
+    if (framed && (!response.ok || (text.length > 0 && !isJson))) {
       failure = { url, status: response.status, contentType, bodyStart: text.slice(0, BODY_START_CHARS), wwwAuthenticate: response.headers.get('www-authenticate') ?? undefined };
     }
     if (response.ok && requestHeaders['mcp-session-id'] !== undefined && requestIdsOf(sent).size > 0) answered++;

@@ -11,6 +11,7 @@ import type { Workspace } from '../lib/workspace.ts';
 import { internalError, serialise } from './hub-messages.ts';
 import { relayRawMessage, relayRequest } from './hub-requests.ts';
 import { TabFeed } from './hub-subscriptions.ts';
+import { dispatchOAuth, guidedFlows, isOAuthMessage } from './hub-oauth.ts';
 import { dispatchWorkspace, isWorkspaceMessage } from './hub-workspace.ts';
 import { Engine, type EngineEvent, type EngineOptions } from './engine.ts';
 import type { Session, ClientSideOptions } from './session.ts';
@@ -117,6 +118,8 @@ export class Hub {
     this.flush();
     this.feed.add(ws);
     this.sendTo(ws, this.snapshot());
+    // The guided OAuth flows in progress (issue 11): a reload or a new tab finds their cards.
+    for (const flow of guidedFlows(this)) this.sendTo(ws, { type: 'oauth-guided-state', flow });
     ws.on('message', (data, isBinary) => this.onSocketMessage(ws, data, isBinary));
     ws.on('close', () => this.feed.delete(ws));
     ws.on('error', () => this.feed.delete(ws));
@@ -173,6 +176,7 @@ export class Hub {
 
   private async dispatch(ws: WebSocket, message: ClientMessage): Promise<void> {
     if (isWorkspaceMessage(message)) return dispatchWorkspace(this, ws, message);
+    if (isOAuthMessage(message)) return dispatchOAuth(this, ws, message);
     switch (message.type) {
       case 'connect': {
         // The config comes back as the page was shown it: secrets as references (kept values).

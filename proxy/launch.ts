@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { ServerConfig } from '../lib/server-config-types.ts';
 import type { Workspace } from '../lib/workspace.ts';
 import type { Hub } from './hub.ts';
+import type { OAuthOptions } from './oauth-provider.ts';
 import { newToken } from './security.ts';
 import { createLoupeServer } from './server.ts';
 
@@ -42,6 +43,9 @@ export interface LaunchOptions {
   connectTimeoutMs?: number;
   /** `--record FILE`: write each session's trace as JSONL while it runs (several servers: one file each). */
   record?: string;
+  /** The command line's OAuth options (issue 11), for every session it starts. */
+  oauth?: OAuthOptions;
+  rememberCredentials?: boolean;
   /**
    * Called as soon as the port is listening, before the MCP machinery has loaded: the CLI prints
    * the URL here, so the page can start loading while the SDK is still being imported.
@@ -103,6 +107,8 @@ export async function launch(options: LaunchOptions = {}): Promise<RunningLoupe>
           cwd: options.cwd,
           env: options.env,
           record: options.record ? { path: options.record, perSession: (options.workspace?.workspace.servers.length ?? 1) > 1 } : undefined,
+          oauth: options.oauth,
+          rememberCredentials: options.rememberCredentials,
         }),
   );
   hubPromise.catch(() => undefined);

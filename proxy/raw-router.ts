@@ -44,6 +44,11 @@ function sendError(error: unknown): LoupeError {
   if (error instanceof RangeError) {
     return { code: 'BAD_MESSAGE', message: `Loupe could not send this message: it is nested too deeply for the transport to serialise (${error.message}).` };
   }
+  // The SDK's HTTP transports throw UnauthorizedError when a request needs a (new) sign-in: a
+  // step-up on 403 insufficient_scope, or a refresh that failed (issue 11). Matched by its class
+  // name (the SDK does not set `name`), so that
+  // the router does not load the SDK's auth code for stdio sessions.
+  if (error instanceof Error && (error.name === 'UnauthorizedError' || error.constructor.name === 'UnauthorizedError')) return { code: 'UNAUTHORIZED', message: error.message || 'The server wants a new sign-in.' };
   return { code: 'NOT_CONNECTED', message: error instanceof Error ? error.message : String(error) };
 }
 

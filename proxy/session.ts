@@ -15,6 +15,8 @@ import { StdioTapTransport, TransportStartError } from './stdio-transport.ts';
 import type { RemoteSession } from './http-connect.ts';
 import { TraceRecorder, now } from './trace-recorder.ts';
 import { describeTarget, exitError, initError } from './session-errors.ts';
+import { SessionOAuth, type OAuthContext } from './session-oauth.ts';
+import type { OAuthSettings } from '../lib/wire-oauth.ts';
 
 /** How long `initialize` may take by default (`--connect-timeout`, the form's Connect timeout). */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
@@ -76,6 +78,9 @@ export class Session {
   /** The next HTTP connect replaces a session the server ended (a second 404 then fails it). */
   private renewing = false;
 
+  /** OAuth for a remote server (issue 11); absent where the engine gives no context (tests). */
+  readonly oauth?: SessionOAuth;
+
   constructor(
     readonly id: string,
     private configValue: ServerConfig,
@@ -83,8 +88,23 @@ export class Session {
     private readonly onChange: (info: SessionInfo) => void,
     private readonly broker: ServerRequestBroker,
     connectTimeoutMs?: number,
+    oauthContext?: OAuthContext,
   ) {
     if (connectTimeoutMs) this.connectTimeoutMs = connectTimeoutMs;
+    if (oauthContext) this.oauth = new SessionOAuth(oauthContext, trace, () => this.announce());
+  }
+
+  setOAuthSettings(settings: OAuthSettings): Promise<void> {
+    return this.oauth?.setSettings(settings) ?? Promise.resolve();
+  }
+
+  forgetOAuth(): Promise<void> {
+    return this.oauth?.forget() ?? Promise.resolve();
+  }
+
+  /** The settings as held, client secret included: for the guided flow, in the proxy only. */
+  oauthSettings(): OAuthSettings {
+    return this.oauth?.settingsWithSecret() ?? {};
   }
 
   get config(): ServerConfig {
@@ -119,7 +139,14 @@ export class Session {
       roots: this.roots,
       serverRequestTimeoutMs: this.serverRequestTimeoutMs,
       connectTimeoutMs: this.connectTimeoutMs,
+      auth: this.authView(),
     };
+  }
+
+  /** What the page may know of the sign-in: the provider's state and the settings without the secret. */
+  private authView(): SessionInfo['auth'] {
+    if (!this.oauth || this.configValue.kind !== 'http') return undefined;
+    return { ...(this.oauth.state() ?? { phase: 'none' }), settings: this.oauth.settingsView() };
   }
 
   /** Connects (closing any current connection first). Never throws: failure is a status. */
@@ -160,6 +187,7 @@ export class Session {
     this.client = undefined;
     const opening = [...this.opening];
     this.opening.clear();
+    this.oauth?.cancelWaiting(cancelled ? 'Cancelled by you.' : 'The session was disconnected.');
     for (const controller of this.inFlight.values()) controller.abort('Disconnected');
     this.inFlight.clear();
     this.raw?.closeAll();
@@ -195,8 +223,8 @@ export class Session {
     this.inFlight.set(uiId, controller);
     const timer = new RequestTimer(controller, options);
     const onProgress = options.onProgress;
-    try {
-      return await raw.request(method, params, {
+    const send = () =>
+      raw.request(method, params, {
         signal: controller.signal,
         onProgress: onProgress
           ? (p) => {
@@ -205,9 +233,36 @@ export class Session {
             }
           : undefined,
       });
+    try {
+      const outcome = await send();
+      // A step-up (403 insufficient_scope) or a refresh that failed: sign in again, then send once more.
+      if (!outcome.ok && outcome.error.code === 'UNAUTHORIZED' && (await this.signInAgain())) return await send();
+      return outcome;
     } finally {
       timer.stop();
       this.inFlight.delete(uiId);
+    }
+  }
+
+  /**
+   * The SDK stopped a request at the authorization page (it already chose the wider scope): get
+   * the code as this face does, and let the transport trade it. False when there is nothing to do.
+   */
+  private async signInAgain(): Promise<boolean> {
+    const transport = this.transport as (Transport & { finishAuth?(code: string): Promise<void> }) | undefined;
+    const pending = this.oauth?.pendingAuthorization();
+    if (!this.oauth || !pending || !transport?.finishAuth) return false;
+    const got = await this.oauth.obtainCode(pending);
+    if (!got.ok) {
+      this.oauth.connectFailed(got.error);
+      return false;
+    }
+    try {
+      await transport.finishAuth(got.code);
+      return true;
+    } catch (error) {
+      this.oauth.connectFailed(error instanceof Error ? error.message : String(error));
+      return false;
     }
   }
 
@@ -254,7 +309,7 @@ export class Session {
     // which a stdio-only session (the common case) need not hold in memory.
     const { openHttpTransport, describeHttpFailure } = await import('./http-connect.ts');
     const remote = this.remoteSession(generation);
-    const attempt = await openHttpTransport(config, this.trace, (transport) => this.initialize(transport, generation), remote);
+    const attempt = await openHttpTransport(config, this.trace, (transport) => this.initialize(transport, generation), remote, this.oauth);
     if (attempt.ok) {
       this.info.transport = attempt.transport;
       this.info.protocolVersion = attempt.protocolVersion;
