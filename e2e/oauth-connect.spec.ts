@@ -103,4 +103,14 @@ test('an expired access token is refreshed without a new sign-in', async ({ laun
   expect(grants.refresh_token).toBeGreaterThanOrEqual(1);
   expect(grants.authorization_code).toBe(1);
   await expect(page.getByRole('region', { name: 'Sign in' })).toHaveCount(0);
+
+  // Forget credentials: the next connect needs a new sign-in.
+  await page.getByRole('tab', { name: 'OAuth', exact: true }).click();
+  await page.getByRole('button', { name: 'Forget credentials' }).click();
+  await loupe.disconnect();
+  await loupe.connect();
+  await expect(page.getByRole('region', { name: 'Sign in' })).toContainText('needs you to sign in');
+  await signIn(page);
+  await loupe.waitForStatus('Connected', 20_000);
+  expect((await stats(fixtureUrl)).grants.authorization_code).toBe(2);
 });
