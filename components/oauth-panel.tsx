@@ -9,6 +9,7 @@ import { GuidedSteps, safeWebUrl } from './oauth-steps.tsx';
 import { Text } from './text.tsx';
 import { Badge, buttonClass, inputClass, labelClass, Note, Panel, primaryButtonClass, type Tone } from './ui.tsx';
 import { useNow } from './use-now.ts';
+import { Fact } from './session-error.tsx';
 
 export interface OAuthPanelProps {
   serverUrl: string;
@@ -33,14 +34,6 @@ const PHASE: Record<OAuthState['phase'], { tone: Tone; label: string }> = {
   failed: { tone: 'bad', label: 'Sign-in failed' },
 };
 
-function Fact({ term, children }: { term: string; children: ReactNode }): ReactNode {
-  return (
-    <div className="flex flex-wrap gap-x-2">
-      <dt className="font-medium">{term}</dt>
-      <dd className="min-w-0 break-all">{children}</dd>
-    </div>
-  );
-}
 
 function expiry(expiresAt: number, now: number): string {
   const left = Math.round((expiresAt - now) / 1000);

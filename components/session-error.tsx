@@ -3,7 +3,8 @@ import type { ReactNode } from 'react';
 import type { LoupeError } from '../lib/wire.ts';
 import { Pre, Text } from './text.tsx';
 
-function Fact({ term, children }: { term: string; children: ReactNode }): ReactNode {
+/** One term and its value in a definition list (shared with the OAuth panel). */
+export function Fact({ term, children }: { term: string; children: ReactNode }): ReactNode {
   return (
     <div className="flex flex-wrap gap-x-2">
       <dt className="font-medium">{term}</dt>

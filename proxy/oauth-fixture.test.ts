@@ -5,74 +5,22 @@
  * client_credentials with a secret or a signed JWT) and that each broken variant fails the way the
  * same misconfiguration fails in the field, at the request where it does.
  */
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { startOAuthFixture, type OAuthFixture } from './test-oauth-fixture.ts';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { ClientCredentialsProvider, PrivateKeyJwtProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 
-const FIXTURE = 'e2e/fixtures/oauth-server.mjs';
-const LINE = /^oauth fixture listening: (\S+) \(authorization server (\S+)\)$/;
 const REDIRECT_URL = 'http://127.0.0.1:1/oauth/callback';
 
-interface Fixture {
-  mcpUrl: string;
-  asUrl: string;
-  child: ChildProcess;
-  stdout: () => string;
-  stderr: () => string;
-  stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-const started: ChildProcess[] = [];
-const running: Fixture[] = [];
-
-function startFixture(args: string[] = []): Promise<Fixture> {
-  const child = spawn(process.execPath, [FIXTURE, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  started.push(child);
-  let out = '';
-  let err = '';
-  child.stderr!.on('data', (chunk: Buffer) => (err += chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`The fixture printed no URL line within 15 s; stderr: ${err}`)), 15_000);
-    child.once('exit', (code) => reject(new Error(`The fixture exited (${code}) before listening; stderr: ${err}`)));
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk;
-      const first = out.split('\n')[0];
-      const match = out.includes('\n') ? LINE.exec(first) : null;
-      if (!match) return;
-      clearTimeout(timer);
-      const fixture: Fixture = {
-        mcpUrl: match[1],
-        asUrl: match[2],
-        child,
-        stdout: () => out,
-        stderr: () => err,
-        stop: async () => {
-          if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-          return exited;
-        },
-      };
-      running.push(fixture);
-      resolve(fixture);
-    });
-  });
-}
-
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((f) => f.stop()));
-});
-
-afterAll(() => {
-  // No fixture may outlive the tests.
-  for (const child of started) expect(child.exitCode !== null || child.signalCode !== null).toBe(true);
-});
+type Fixture = OAuthFixture;
+const startFixture = (args: string[] = []): Promise<Fixture> => startOAuthFixture(args);
 
 /** An OAuthClientProvider for the authorization code flow that "clicks" through the fixture's auto-approving /authorize. */
 class TestProvider implements OAuthClientProvider {

@@ -21,6 +21,7 @@ import { authorizationErrorFailure, tokenErrorFailure, type OAuthFailure, type T
 import { isJsonType, oauthErrorOf, parseJson, type ExchangeRecorder, type RawExchange } from './oauth-guided-fetch.ts';
 import { authenticatedRequest, unauthenticatedRequest } from './oauth-guided-mcp.ts';
 import type { GuidedContext } from './oauth-guided.ts';
+import { sameIssuer } from '../lib/oauth-issuer.ts';
 
 /** What a step concluded. */
 export type StepOutcome =
@@ -131,17 +132,6 @@ export async function stepResourceMetadata({ ctx, mem, http }: StepRun): Promise
   return { status: 'passed', verdict: `Found at ${url}: ${notes.join('; ')}.${type}` };
 }
 
-/** RFC 8414 §3.3 compares identifiers exactly; a single trailing slash is forgiven, as the SDK does. */
-function sameIssuer(a: string, b: string): boolean {
-  const norm = (s: string) => {
-    try {
-      return new URL(s).href.replace(/\/$/, '');
-    } catch {
-      return s.replace(/\/$/, '');
-    }
-  };
-  return norm(a) === norm(b);
-}
 
 export async function stepAuthorizationServer({ mem, http }: StepRun): Promise<StepOutcome> {
   const issuerUrl = mem.authorizationServer!;

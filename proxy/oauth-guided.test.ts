@@ -4,64 +4,19 @@
  * field failure shows, with its named explanation; no token, code, verifier or secret the fixture
  * handed out appears anywhere in what the page would be sent; stop and refusals behave.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { startOAuthFixture, type OAuthFixture } from './test-oauth-fixture.ts';
 import type { GuidedFlow, GuidedStepId, OAuthSettings } from '../lib/wire-oauth.ts';
 import { callbackResult } from './hub-oauth.ts';
 import { sseAnswer } from './oauth-guided-mcp.ts';
 import { GuidedOAuth, type CallbackResult, type GuidedContext } from './oauth-guided.ts';
 
-const FIXTURE = 'e2e/fixtures/oauth-server.mjs';
-const LINE = /oauth fixture listening: (\S+) \(authorization server (\S+)\)/;
 const REDIRECT_URL = 'http://127.0.0.1:6999/oauth/callback';
 
-interface Fixture {
-  mcpUrl: string;
-  child: ChildProcess;
-  stop(): Promise<void>;
-}
-
-const started: ChildProcess[] = [];
-const running: Fixture[] = [];
-
-function startFixture(args: string[] = []): Promise<Fixture> {
-  const child = spawn(process.execPath, [FIXTURE, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  started.push(child);
-  let out = '';
-  let err = '';
-  child.stderr!.on('data', (chunk: Buffer) => (err += chunk));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line within 15 s: ${err}`)), 15_000);
-    child.once('exit', (code) => reject(new Error(`the fixture exited (${code}): ${err}`)));
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk;
-      const match = LINE.exec(out);
-      if (!match) return;
-      clearTimeout(timer);
-      const fixture: Fixture = {
-        mcpUrl: match[1],
-        child,
-        stop: async () => {
-          if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-          await exited;
-        },
-      };
-      running.push(fixture);
-      resolve(fixture);
-    });
-  });
-}
-
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((f) => f.stop()));
-});
-
-afterAll(() => {
-  for (const child of started) expect(child.exitCode !== null || child.signalCode !== null).toBe(true);
-});
+type Fixture = OAuthFixture;
+const startFixture = (args: string[] = []): Promise<Fixture> => startOAuthFixture(args);
 
 interface Harness {
   guided: GuidedOAuth;

@@ -5,7 +5,6 @@
  * redirect URI); authorizeOnDemand with requests that fail together (one sign-in for all, and
  * rotating refresh tokens that must not cost the fresh tokens).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -14,6 +13,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { authorizeOnDemand, followingRedirects, followRedirect, HEADLESS_REDIRECT_URL, PERSON_NEEDED } from './oauth-headless.ts';
 import { createOAuthProvider, type AuthStep } from './oauth-provider.ts';
+import { startOAuthFixture } from './test-oauth-fixture.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -82,24 +82,7 @@ describe('followRedirect', () => {
   });
 });
 
-const LINE = /^oauth fixture listening: (\S+) \(authorization server (\S+)\)$/;
-
-function startFixture(...args: string[]): Promise<{ mcpUrl: string; origin: string; stats(): Promise<{ grants: Record<string, number>; authorizations: { requested: number }; refused: Record<string, number> }> }> {
-  const child: ChildProcess = spawn(process.execPath, ['e2e/fixtures/oauth-server.mjs', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-  cleanups.push(() => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGTERM')))));
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('no URL line from the fixture')), 15_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk;
-      const match = out.includes('\n') ? LINE.exec(out.split('\n')[0]) : null;
-      if (!match) return;
-      clearTimeout(timer);
-      const origin = new URL(match[1]).origin;
-      resolve({ mcpUrl: match[1], origin, stats: async () => (await fetch(`${origin}/debug/stats`)).json() });
-    });
-  });
-}
+const startFixture = (...args: string[]) => startOAuthFixture(args);
 
 function session(mcpUrl: string, fetchFn: FetchLike = fetch) {
   const steps: AuthStep[] = [];

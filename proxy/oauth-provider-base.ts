@@ -9,6 +9,7 @@ import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { OAuthPhase, OAuthState } from '../lib/wire-oauth.ts';
 import type { AuthStep, LoupeAuthProvider, OAuthOptions, ProviderHooks } from './oauth-provider.ts';
 import type { StoredCredentials } from './oauth-store.ts';
+import { sameIssuer } from '../lib/oauth-issuer.ts';
 
 /** The `client_name` Loupe registers with. */
 export const CLIENT_NAME = 'MCP Loupe';
@@ -31,17 +32,6 @@ function refreshTokenSent(body: unknown): string | undefined {
   return params?.get('grant_type') === 'refresh_token' ? (params.get('refresh_token') ?? undefined) : undefined;
 }
 
-/** Issuers equal as URLs, a trailing `/` apart (the SDK's own tolerance when it binds credentials). */
-function sameIssuer(a: string, b: string): boolean {
-  const norm = (s: string) => {
-    try {
-      return new URL(s).href.replace(/\/$/, '');
-    } catch {
-      return s.replace(/\/$/, '');
-    }
-  };
-  return norm(a) === norm(b);
-}
 
 /** What both grants share: tokens, the store, the page's view, forget. */
 export abstract class BaseProvider implements LoupeAuthProvider {

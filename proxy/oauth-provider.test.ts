@@ -6,12 +6,12 @@
  * does not make itself (no PKCE, an issuer from elsewhere). The page's view never holds a secret:
  * every value the fixture handed out (/debug/secrets) is looked for in it.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -19,51 +19,17 @@ import type { OAuthState } from '../lib/wire-oauth.ts';
 import { authorizeOnDemand, followingRedirects, HEADLESS_REDIRECT_URL } from './oauth-headless.ts';
 import { createOAuthProvider, type AuthStep, type LoupeAuthProvider, type OAuthOptions, type ProviderHooks } from './oauth-provider.ts';
 import { CredentialFile } from './oauth-store.ts';
+import { startOAuthFixture, type OAuthFixture } from './test-oauth-fixture.ts';
 
-const LINE = /^oauth fixture listening: (\S+) \(authorization server (\S+)\)$/;
-const children: ChildProcess[] = [];
 const cleanups: (() => Promise<void> | void)[] = [];
 
-interface Fixture {
-  mcpUrl: string;
-  origin: string;
-  stats(): Promise<{ grants: Record<string, number>; registrations: number; authorizations: { requested: number }; refused: Record<string, number> }>;
-  secrets(): Promise<string[]>;
-}
-
-function startFixture(...args: string[]): Promise<Fixture> {
-  const child = spawn(process.execPath, ['e2e/fixtures/oauth-server.mjs', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let out = '';
-  let err = '';
-  child.stderr!.on('data', (chunk: Buffer) => (err += chunk));
-  cleanups.push(() => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGTERM')))));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no URL line from the fixture: ${err}`)), 15_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk;
-      const match = out.includes('\n') ? LINE.exec(out.split('\n')[0]) : null;
-      if (!match) return;
-      clearTimeout(timer);
-      const origin = new URL(match[1]).origin;
-      const json = async (path: string) => (await fetch(`${origin}${path}`)).json();
-      resolve({
-        mcpUrl: match[1],
-        origin,
-        stats: () => json('/debug/stats'),
-        secrets: async () => Object.values((await json('/debug/secrets')) as Record<string, string[]>).flat(),
-      });
-    });
-  });
-}
+type Fixture = OAuthFixture;
+const startFixture = (...args: string[]): Promise<Fixture> => startOAuthFixture(args);
 
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-afterAll(() => {
-  for (const child of children) expect(child.exitCode !== null || child.signalCode !== null).toBe(true);
-});
 
 interface Connected {
   client: Client;
@@ -124,10 +90,11 @@ describe('authorization code, headless, against the good fixture', () => {
   });
 
   it('refreshes an expired access token without a new sign-in', async () => {
-    const fixture = await startFixture('--auto-approve', '--token-ttl', '1');
+    // Whatever token the first call used has expired by the second (a busy machine may take a second to connect).
+    const fixture = await startFixture('--auto-approve', '--token-ttl', '2');
     const { client, provider, steps } = await connect(fixture.mcpUrl);
     const first = await whoami(client);
-    await new Promise((r) => setTimeout(r, 1500));
+    await new Promise((r) => setTimeout(r, 2500));
     const second = await whoami(client);
     expect(second.expiresAt).toBeGreaterThan(first.expiresAt);
     const stats = await fixture.stats();
