@@ -3,7 +3,7 @@
  * every answer compared with the recorded one. This module is the pure half: which recorded
  * requests are replayed and how (`planReplay`), the comparison with ignore rules for volatile
  * values (`Verification`), and the report (`formatVerifyText`, `verifyExitCode`). The replay
- * itself (a live session) is proxy/verify.ts.
+ * itself (a live session) is proxy/verify.ts; the plan is verify-plan.ts, the words verify-text.ts.
  *
  * Only responses are compared. Notifications and the server's own requests depend on timing (a
  * log line may come before or after an answer) and on who answered them, so they are not.
@@ -11,9 +11,12 @@
 import { jsonDifferences, parsePath, matches, type JsonPath, type PathKey } from './json-path.ts';
 import { describeFailure, isRpcError } from './outcome-text.ts';
 import { stringifySafe } from './safe-json.ts';
-import { conversationOf, readFrame, type Exchange, type ReadFrame } from './trace-exchanges.ts';
-import type { ImportedTrace } from './trace-jsonl.ts';
-import type { ClientCapabilityChoice, FrameEvent, LoupeError, RpcError } from './wire.ts';
+import type { Exchange, ReadFrame } from './trace-exchanges.ts';
+import type { LoupeError, RpcError } from './wire.ts';
+import { isRecord, type ReplayPlan, type ReplayStep } from './verify-plan.ts';
+
+export { planReplay, recordedClientChoice, type ReplayPlan, type ReplayStep } from './verify-plan.ts';
+export { formatVerifyText, verifyExitCode } from './verify-text.ts';
 
 /**
  * Built-in ignore rules, printed in every report. Each is a value that differs on every run of the
@@ -58,103 +61,6 @@ export function compileIgnores(user: readonly string[], options: { defaults?: bo
     if (error) return { ok: false, error };
   }
   return { ok: true, rules };
-}
-
-// ---------------------------------------------------------------------------------------------
-// What is replayed
-
-export interface ReplayStep {
-  exchange: Exchange;
-  /** The recorded params without the per-run `_meta.progressToken`. */
-  params: Record<string, unknown> | undefined;
-  /** The recording asked for progress: the replay asks too, with a fresh token. */
-  progress: boolean;
-  /** The recording has the answer, so the live one is compared; otherwise replayed only. */
-  compare: boolean;
-}
-
-export interface ReplayPlan {
-  /** The recorded `initialize` (compared with the live session's handshake, not sent again). */
-  initialize?: Exchange;
-  steps: ReplayStep[];
-  /** Recorded requests that are not replayed, and why. */
-  skipped: { seq: number; method: string; why: string }[];
-  /** What in the recording could not be read or paired, in words. */
-  problems: string[];
-  /** Every frame of the recording in order, for the frames around a divergence. */
-  frames: ReadFrame[];
-  header: ImportedTrace['header'];
-}
-
-/** Ids of the requests Loupe's router sends for the user (proxy/raw-router.ts); the SDK numbers its own. */
-const ROUTER_ID = /^loupe-\d+$/;
-
-const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-
-function withoutProgressToken(params: Record<string, unknown> | undefined): { params: Record<string, unknown> | undefined; progress: boolean } {
-  const meta = params?._meta;
-  if (!params || !isRecord(meta) || meta.progressToken === undefined) return { params, progress: false };
-  const { progressToken: _token, ...rest } = meta;
-  const { _meta: _old, ...others } = params;
-  return { params: Object.keys(rest).length > 0 ? { ...others, _meta: rest } : others, progress: true };
-}
-
-/**
- * Which recorded requests to send again. In a trace Loupe made, the user's requests went through
- * its router (`loupe-N` ids) or were sent by hand (frames with an `origin`); the rest (`initialize`
- * and whatever else the SDK sent by itself) the live session's own SDK does again. In a trace of
- * another client (`--tap`) every request but `initialize` is the client's.
- */
-export function planReplay(trace: ImportedTrace): ReplayPlan {
-  const conversation = conversationOf(trace.events);
-  const frameEvents = trace.events.filter((e): e is FrameEvent => e.kind === 'frame');
-  const frames = frameEvents.map(readFrame);
-  const byHand = new Set(frameEvents.filter((f) => f.dir === 'out' && f.origin !== undefined).map((f) => f.seq));
-  const viaRouter = conversation.exchanges.some((e) => ROUTER_ID.test(String(e.id)));
-  const plan: ReplayPlan = { steps: [], skipped: [], problems: [], frames, header: trace.header };
-  for (const exchange of conversation.exchanges) {
-    const { seq, method } = exchange;
-    if (method === 'initialize') {
-      if (plan.initialize) plan.skipped.push({ seq, method, why: 'a second initialize (the live session has one handshake)' });
-      else plan.initialize = exchange;
-    } else if (viaRouter && !ROUTER_ID.test(String(exchange.id)) && !byHand.has(seq)) {
-      plan.skipped.push({ seq, method, why: 'sent by the SDK by itself, which the live session does again on its own' });
-    } else if (exchange.params !== undefined && !isRecord(exchange.params)) {
-      plan.skipped.push({ seq, method, why: 'its params are not an object, which Loupe cannot send as a request' });
-    } else {
-      const stripped = withoutProgressToken(exchange.params as Record<string, unknown> | undefined);
-      plan.steps.push({ exchange, ...stripped, compare: exchange.response !== undefined });
-    }
-  }
-  if (trace.truncatedLine !== undefined) plan.problems.push(`line ${trace.truncatedLine}: cut short (the recording stopped mid-write); the complete lines before it are used`);
-  for (const p of trace.problems) plan.problems.push(`line ${p.line}: ${p.error} (skipped)`);
-  if (trace.problemCount > trace.problems.length) plan.problems.push(`${trace.problemCount - trace.problems.length} more unreadable lines (skipped)`);
-  for (const f of conversation.unreadable) plan.problems.push(`seq ${f.seq}: the frame is not a JSON object (skipped)`);
-  const answered = new Set(conversation.exchanges.map((e) => e.response?.seq));
-  for (const f of frames) {
-    const m = f.message;
-    if (f.dir === 'in' && m && m.method === undefined && !answered.has(f.seq)) plan.problems.push(`seq ${f.seq}: a response with id ${stringifySafe(m.id) ?? '?'} answers no recorded request (not compared)`);
-  }
-  return plan;
-}
-
-/** The client capabilities the recording declared, as a choice for the live session (so the server sees the same client). */
-export function recordedClientChoice(plan: ReplayPlan): ClientCapabilityChoice | undefined {
-  const params = plan.initialize?.params;
-  const caps = isRecord(params) && isRecord(params.capabilities) ? params.capabilities : undefined;
-  if (!caps) return undefined;
-  const elicitation = isRecord(caps.elicitation) ? caps.elicitation : undefined;
-  // An empty `elicitation: {}` means form mode (spec 2025-11-25, client/elicitation).
-  const bare = elicitation !== undefined && elicitation.form === undefined && elicitation.url === undefined;
-  return {
-    sampling: caps.sampling !== undefined,
-    samplingTools: isRecord(caps.sampling) && caps.sampling.tools !== undefined,
-    elicitationForm: elicitation !== undefined && (bare || elicitation.form !== undefined),
-    elicitationUrl: elicitation?.url !== undefined,
-    roots: caps.roots !== undefined,
-    rootsListChanged: isRecord(caps.roots) && caps.roots.listChanged === true,
-    tasks: caps.tasks !== undefined,
-  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -390,60 +296,4 @@ export class Verification {
       ...(this.stopped ? { stopped: this.stopped } : {}),
     };
   }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Reporting
-
-/** 0: every compared answer is the same; 1: drift (a divergence, a replay that stopped, or nothing compared). */
-export function verifyExitCode(report: VerifyReport): 0 | 1 {
-  return report.divergenceCount > 0 || report.stopped !== undefined || report.compared === 0 ? 1 : 0;
-}
-
-function frameLine(f: ContextFrame): string {
-  const where = f.seq !== undefined ? `seq ${f.seq} ${f.dir}` : '';
-  return `    ${`${f.label}`.padEnd(18)}${where.padEnd(12)}${f.text}`;
-}
-
-/** The report for a terminal: the first divergence in full, the others one line each. */
-export function formatVerifyText(report: VerifyReport): string {
-  const lines: string[] = [];
-  const r = report.recording;
-  const live = report.live ? ` against ${report.live.name ?? 'the server'}${report.live.version ? ` ${report.live.version}` : ''}` : '';
-  lines.push(`Verify: ${r.requests} recorded requests (session ${r.session}${r.exportedAt ? `, recorded ${r.exportedAt}` : ''})${live}.`);
-  const builtIn = report.ignores.filter((i) => i.builtIn);
-  const mine = report.ignores.filter((i) => !i.builtIn);
-  const absorbed = (i: { absorbed: number }) => (i.absorbed > 0 ? ` (${i.absorbed} absorbed)` : '');
-  if (builtIn.length > 0) lines.push(`Ignored, built in: ${builtIn.map((i) => `${i.path}${absorbed(i)}`).join(' ')}`);
-  lines.push(mine.length > 0 ? `Ignored, yours: ${mine.map((i) => `${i.path}${absorbed(i)}`).join(' ')}` : 'Add your own with --ignore JSONPATH (for example --ignore "$..etag").');
-  lines.push('Only answers are compared; notifications and the server\'s own requests are not.');
-  for (const note of report.notes) lines.push(`Note: ${note}`);
-  const [first, ...rest] = report.divergences;
-  if (first) {
-    lines.push('', `First divergence: seq ${first.seq} ${first.method} ${first.params === undefined ? '' : shown(first.params)}`.trimEnd());
-    lines.push(`  ${first.message}`, `    recorded: ${first.recorded}`, `    live:     ${first.live}`, '  Frames:');
-    for (const f of first.frames) lines.push(frameLine(f));
-  }
-  if (rest.length > 0 || report.divergenceCount > report.divergences.length) {
-    lines.push('', `Other divergences (${report.divergenceCount - 1}):`);
-    for (const d of rest) lines.push(`  seq ${d.seq} ${d.method} at ${d.path}: ${d.recorded} → ${d.live}`);
-    if (report.divergenceCount > report.divergences.length) lines.push(`  … and ${report.divergenceCount - report.divergences.length} more`);
-  }
-  if (report.notCompared.length > 0) {
-    lines.push('', `Not compared (${report.notCompared.length}):`);
-    for (const n of report.notCompared) lines.push(`  seq ${n.seq} ${n.method}: ${n.why}`);
-  }
-  if (report.problems.length > 0) {
-    lines.push('', `Problems in the recording (${report.problems.length}):`);
-    for (const p of report.problems) lines.push(`  ${p}`);
-  }
-  if (report.stopped) lines.push('', `Stopped: ${report.stopped}`);
-  lines.push('', resultLine(report));
-  return lines.join('\n') + '\n';
-}
-
-function resultLine(report: VerifyReport): string {
-  if (report.compared === 0) return 'Result: nothing was compared: the recording has no answered request. Record a session that makes calls (exit 1).';
-  if (verifyExitCode(report) === 0) return `Result: no drift: ${report.same} of ${report.compared} answers are the same (exit 0).`;
-  return `Result: drift: ${report.divergenceCount} of ${report.compared} answers differ${report.stopped ? ', and the replay stopped early' : ''} (exit 1).`;
 }

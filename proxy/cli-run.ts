@@ -296,8 +296,8 @@ async function runOne(session: Session, h: HeadlessOptions, io: HeadlessIo, say:
     io.stdout(formatResult(method, { [key]: paged.items }, h.format));
     return EXIT.ok;
   }
-  const params = await paramsFor(session, h, request);
-  const outcome = (await asTask(session, h, params)) ?? (await request(method, params));
+  const { params, needsTask } = await paramsFor(h, request);
+  const outcome = (needsTask && (await asTask(session, h, params))) || (await request(method, params));
   if (!outcome.ok) return reportFailure(outcome.error, say);
   io.stdout(formatResult(method, outcome.result, h.format));
   if (method === 'tools/call' && (outcome.result as { isError?: unknown } | undefined)?.isError === true) {
@@ -309,40 +309,38 @@ async function runOne(session: Session, h: HeadlessOptions, io: HeadlessIo, say:
 
 type Request = (method: string, params?: Record<string, unknown>) => ReturnType<Session['request']>;
 
-/** Tool names whose `execution.taskSupport` is "required", noted while checking the tool exists. */
-const requiresTask = new WeakMap<Session, Set<string>>();
-
 /**
  * A tool that requires a task is called as one and followed to its result (tasks/get, then
- * tasks/result), as --smoke does; undefined for every other request.
+ * tasks/result), as --smoke does; undefined when the server does not run tool tasks.
  */
 async function asTask(session: Session, h: HeadlessOptions, params: Record<string, unknown> | undefined): Promise<RequestOutcome | undefined> {
-  if (h.method !== 'tools/call' || !requiresTask.get(session)?.has(h.toolName!) || !serverRunsToolTasks(session.snapshot().capabilities)) return undefined;
+  if (!serverRunsToolTasks(session.snapshot().capabilities)) return undefined;
   const { callToolAsTask } = await import('./smoke.ts');
   return callToolAsTask(session, h.toolName!, (params?.arguments ?? {}) as Record<string, unknown>, h.timeoutMs ?? 60_000);
 }
 
+type Params = { params?: Record<string, unknown>; needsTask?: boolean };
+
 /** The request's params; for a tool or prompt, after checking that it exists (closest names when not). */
-async function paramsFor(session: Session, h: HeadlessOptions, request: Request): Promise<Record<string, unknown> | undefined> {
+async function paramsFor(h: HeadlessOptions, request: Request): Promise<Params> {
   switch (h.method) {
     case 'tools/call': {
       const tools = await listNames(request, 'tools/list', 'tools');
       const tool = tools?.find((t) => t.name === h.toolName);
       if (tools && !tool) throw new UsageError(unknownNameMessage('tool', h.toolName!, tools.map((t) => t.name)));
-      if (tool && taskSupportOf(tool.item) === 'required') requiresTask.set(session, new Set([tool.name]));
       const args = h.args ?? parsed(parseKeyValues(h.toolArgs, tool?.item.inputSchema));
-      return { name: h.toolName, arguments: args };
+      return { params: { name: h.toolName, arguments: args }, needsTask: tool !== undefined && taskSupportOf(tool.item) === 'required' };
     }
     case 'prompts/get': {
       const prompts = await listNames(request, 'prompts/list', 'prompts');
       if (prompts && !prompts.some((p) => p.name === h.promptName)) throw new UsageError(unknownNameMessage('prompt', h.promptName!, prompts.map((p) => p.name)));
       const args = parsed(parsePromptArgs(h.promptArgs));
-      return Object.keys(args).length > 0 ? { name: h.promptName, arguments: args } : { name: h.promptName };
+      return { params: Object.keys(args).length > 0 ? { name: h.promptName, arguments: args } : { name: h.promptName } };
     }
     case 'resources/read':
-      return { uri: h.uri };
+      return { params: { uri: h.uri } };
     default:
-      return undefined;
+      return {};
   }
 }
 

@@ -10,16 +10,13 @@ import type { ServerRequest, SessionInfo, TraceEvent } from '../lib/wire.ts';
 import type { Workspace } from '../lib/workspace-types.ts';
 import { OAuthCallbacks } from './oauth-callback.ts';
 import type { OAuthOptions } from './oauth-provider.ts';
-import type { OAuthContext } from './session-oauth.ts';
+import { HEADLESS_REDIRECT_URL, type OAuthContext } from './session-oauth.ts';
 import { recordingPath, startRecording, type Recording } from './record.ts';
 import { ServerRequestBroker, type DoneHow, type ServerRequestOutcome } from './server-requests.ts';
 import { Session, type ClientSideOptions } from './session.ts';
 import { DEFAULT_TRACE_LIMITS, TraceRecorder, type TraceLimits } from './trace-recorder.ts';
 import { hashText } from './workspace-file.ts';
 import { WorkspaceModel, type EntryInit } from './workspace-model.ts';
-
-/** The redirect URI of a Loupe with no page (registered like any other; nothing needs to listen there). */
-export const HEADLESS_REDIRECT_URL = 'http://127.0.0.1/oauth/callback';
 
 export type EngineEvent =
   | { type: 'trace'; event: TraceEvent }

@@ -5,11 +5,14 @@
  * server's redirect when there is no page (the headless modes). The SDK's transports run the
  * protocol (discovery, registration, PKCE, refresh, step-up); this decides what the app must.
  */
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { OAuthSettings, OAuthState } from '../lib/wire-oauth.ts';
 import type { OAuthCallbacks } from './oauth-callback.ts';
 import type { LoupeAuthProvider, OAuthOptions } from './oauth-provider.ts';
 import type { TraceRecorder } from './trace-recorder.ts';
+
+/** The redirect URI of a Loupe with no page (registered like any other; nothing needs to listen there). */
+export const HEADLESS_REDIRECT_URL = 'http://127.0.0.1/oauth/callback';
 
 export interface OAuthContext {
   /** Loupe's callback URL (`http://127.0.0.1:PORT/oauth/callback`, or the headless one). */
@@ -141,6 +144,28 @@ export class SessionOAuth {
     if (got.ok && !provider.takeState(state)) return { ok: false, error: 'The sign-in expired before the code arrived; start it again.' };
     if (!got.ok) provider.cancelAuthorization(state);
     return got;
+  }
+
+  /**
+   * The SDK stopped a request at the authorization page (a step-up on 403 insufficient_scope, or a
+   * refresh that failed; it already chose the wider scope): get the code as this face does, and let
+   * the transport trade it. False when there is nothing to do, or the sign-in failed (said in the state).
+   */
+  async signInAgain(transport: (Transport & { finishAuth?(code: string): Promise<void> }) | undefined): Promise<boolean> {
+    const pending = this.pendingAuthorization();
+    if (!pending || !transport?.finishAuth) return false;
+    const got = await this.obtainCode(pending);
+    if (!got.ok) {
+      this.connectFailed(got.error);
+      return false;
+    }
+    try {
+      await transport.finishAuth(got.code);
+      return true;
+    } catch (error) {
+      this.connectFailed(error instanceof Error ? error.message : String(error));
+      return false;
+    }
   }
 
   /** A connect failed: a sign-in still shown as under way is shown as failed, with the reason. */

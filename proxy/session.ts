@@ -5,7 +5,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ServerConfig } from '../lib/server-config-types.ts';
-import type { ClientCapabilityChoice, LoupeError, Root, RpcError, SessionInfo, SessionStatus } from '../lib/wire.ts';
+import type { ClientCapabilityChoice, LoupeError, Root, SessionInfo, SessionStatus } from '../lib/wire.ts';
 import { DEFAULT_CHOICE } from '../lib/client-capabilities.ts';
 import { createSessionClient, initializedInfo } from './session-client.ts';
 import { RawRouter, type RawOutcome } from './raw-router.ts';
@@ -18,36 +18,10 @@ import { describeTarget, exitError, initError } from './session-errors.ts';
 import { SessionOAuth, type OAuthContext } from './session-oauth.ts';
 import type { OAuthSettings } from '../lib/wire-oauth.ts';
 
-/** How long `initialize` may take by default (`--connect-timeout`, the form's Connect timeout). */
-export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
-
-
-export type RequestOutcome = ({ ok: true; result: unknown } | { ok: false; error: RpcError | LoupeError }) & { rpcId?: string | number };
-
-export interface RequestOptions {
-  timeoutMs?: number;
-  resetTimeoutOnProgress?: boolean;
-  maxTotalTimeoutMs?: number;
-  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
-}
-
-/** How Loupe plays the client's part on a connection (issue 4): chosen at connect time. */
-export interface ClientSideOptions {
-  clientCapabilities?: ClientCapabilityChoice;
-  roots?: Root[];
-  serverRequestTimeoutMs?: number;
-  /** How long `initialize` may take; kept for later reconnects of the session. */
-  connectTimeoutMs?: number;
-}
+export { DEFAULT_CONNECT_TIMEOUT_MS, type ClientSideOptions, type RequestOptions, type RequestOutcome, type SessionView } from './session-types.ts';
+import { DEFAULT_CONNECT_TIMEOUT_MS, type ClientSideOptions, type RequestOptions, type RequestOutcome, type SessionView } from './session-types.ts';
 
 type Opened = { ok: true } | { ok: false; error: LoupeError };
-
-/**
- * What the page is shown of a session beside its state (issue 9): its name, its config as written
- * (references for secrets, never their values: the session itself holds the resolved config), and
- * what it waits for. Kept by the hub's workspace model.
- */
-export type SessionView = Pick<SessionInfo, 'name' | 'config' | 'disabled' | 'secretEnv' | 'secretHeaders' | 'waitingForInputs' | 'note'>;
 
 export class Session {
   private client?: Client;
@@ -236,33 +210,11 @@ export class Session {
     try {
       const outcome = await send();
       // A step-up (403 insufficient_scope) or a refresh that failed: sign in again, then send once more.
-      if (!outcome.ok && outcome.error.code === 'UNAUTHORIZED' && (await this.signInAgain())) return await send();
+      if (!outcome.ok && outcome.error.code === 'UNAUTHORIZED' && this.oauth && (await this.oauth.signInAgain(this.transport))) return await send();
       return outcome;
     } finally {
       timer.stop();
       this.inFlight.delete(uiId);
-    }
-  }
-
-  /**
-   * The SDK stopped a request at the authorization page (it already chose the wider scope): get
-   * the code as this face does, and let the transport trade it. False when there is nothing to do.
-   */
-  private async signInAgain(): Promise<boolean> {
-    const transport = this.transport as (Transport & { finishAuth?(code: string): Promise<void> }) | undefined;
-    const pending = this.oauth?.pendingAuthorization();
-    if (!this.oauth || !pending || !transport?.finishAuth) return false;
-    const got = await this.oauth.obtainCode(pending);
-    if (!got.ok) {
-      this.oauth.connectFailed(got.error);
-      return false;
-    }
-    try {
-      await transport.finishAuth(got.code);
-      return true;
-    } catch (error) {
-      this.oauth.connectFailed(error instanceof Error ? error.message : String(error));
-      return false;
     }
   }
 
