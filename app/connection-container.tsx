@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { ConnectionPanel } from '@/components/connection-panel.tsx';
 import type { Secrets } from '@/components/connection-form.tsx';
 import { ServerPanel } from '@/components/server-panel.tsx';
+import { DEFAULT_PROTOCOL } from '../lib/server-config-types.ts';
 import type { SessionInfo } from '../lib/wire.ts';
 import { ClientContainer } from './roots-container.tsx';
 import { useClientSettings, useLoupeSelector, useServices } from './use-loupe.ts';
@@ -16,6 +17,12 @@ function statusDetail(session: SessionInfo | undefined): string | undefined {
   parts.push(session.transport ?? (session.config.kind === 'stdio' ? 'stdio' : session.config.transport));
   if (session.pid !== undefined) parts.push(`pid ${session.pid}`);
   return parts.join(' · ');
+}
+
+/** What a connect waits for: the 2025 handshake, or the discovery a 2026-07-28 or Auto connect starts with. */
+function waitingFor(session: SessionInfo): string {
+  const mode = session.config.protocol ?? DEFAULT_PROTOCOL;
+  return mode === '2025-11-25' ? 'initialize' : 'server/discover';
 }
 
 function secretsChanged(session: SessionInfo, secrets: Secrets): boolean {
@@ -43,7 +50,8 @@ export function ConnectionContainer({ id }: { id: string | undefined }): ReactNo
         canDisconnect={live && (session?.status === 'connected' || session?.status === 'connecting')}
         clientCapabilities={session?.clientCapabilities ?? settings.choice}
         timeoutSeconds={session?.serverRequestTimeoutMs !== undefined ? session.serverRequestTimeoutMs / 1000 : settings.timeoutSeconds}
-        connecting={session?.status === 'connecting' ? { since: session.since, timeoutMs: session.connectTimeoutMs } : undefined}
+        connecting={session?.status === 'connecting' ? { since: session.since, timeoutMs: session.connectTimeoutMs, waitingFor: waitingFor(session) } : undefined}
+        protocol={session}
         connectTimeoutMs={session?.connectTimeoutMs}
         onCancel={() => session && app.disconnect(session.id)}
         auth={session?.auth}

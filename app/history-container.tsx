@@ -2,10 +2,12 @@
 /**
  * The History tab: the trace of the selected session (or an imported one, read-only) as a windowed
  * table with filters, the selected frame in full, the raw composer, import/export, ping, and the
- * server's stderr. State lives in the trace stores (trace-store.ts, trace-actions.ts).
+ * server's stderr. State lives in the trace stores (trace-store.ts, trace-actions.ts). The table
+ * draws the view's `display` rows: multi-round calls folded into one group row each.
  */
 import { useMemo, useState, type ReactNode } from 'react';
 import { FrameDetail } from '@/components/frame-detail.tsx';
+import type { HistoryRounds } from '@/components/history-rounds.tsx';
 import { HistoryTable } from '@/components/history-table.tsx';
 import { HistoryToolbar } from '@/components/history-toolbar.tsx';
 import { RawComposer } from '@/components/raw-composer.tsx';
@@ -95,6 +97,10 @@ export function HistoryContainer(): ReactNode {
   const stderr = useMemo(() => index.stderr(), [index, view.version]);
   const selected = view.selectedSeq === undefined ? undefined : index.find(view.selectedSeq);
   const { canSend, reason } = sendState(view);
+  const rounds = useMemo<HistoryRounds | undefined>(
+    () => (view.rounds.size === 0 ? undefined : { groupOf: (row) => view.rounds.groupOf(row), open: view.openRounds, onToggle: (headSeq, open) => trace.setRoundsOpen(headSeq, open) }),
+    [trace, view.rounds, view.openRounds, view.rounds.size],
+  );
   const liveName = view.readOnly ? 'Live session' : `Live: ${view.session?.serverInfo?.name ?? view.session?.config.name ?? 'session'}`;
   return (
     <div className="space-y-3">
@@ -120,7 +126,7 @@ export function HistoryContainer(): ReactNode {
             <Note>No traffic yet.</Note>
           ) : (
             <>
-              <HistoryTable rows={rows} version={view.version} folded={filter.fold} selectedSeq={view.selectedSeq} scrollToken={view.scrollToken} onSelect={(seq) => trace.select(seq)} onMove={(delta) => trace.move(delta)} />
+              <HistoryTable rows={view.display} rounds={rounds} version={view.version} folded={filter.fold} selectedSeq={view.selectedSeq} scrollToken={view.scrollToken} onSelect={(seq) => trace.select(seq)} onMove={(delta) => trace.move(delta)} />
               {rows.length === 0 && <Note>No rows match the filter.</Note>}
             </>
           )}

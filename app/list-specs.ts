@@ -10,6 +10,31 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
+/**
+ * A list result's cache hint (2026-07-28): `ttlMs`, how long the list may be served without
+ * asking again, and `cacheScope`, who may share it. A hint that is not a finite non-negative
+ * number is no hint.
+ */
+export interface CacheHint {
+  ttlMs: number;
+  scope?: 'public' | 'private';
+}
+
+export function readCacheHint(result: unknown): CacheHint | undefined {
+  if (!isObj(result)) return undefined;
+  const ttl = result.ttlMs;
+  if (typeof ttl !== 'number' || !Number.isFinite(ttl) || ttl < 0) return undefined;
+  const scope = result.cacheScope === 'public' || result.cacheScope === 'private' ? result.cacheScope : undefined;
+  return { ttlMs: ttl, scope };
+}
+
+/** Pages of one listing: the list is as fresh as its least fresh page, and private if any page is. */
+export function mergeCacheHints(a: CacheHint | undefined, b: CacheHint | undefined): CacheHint | undefined {
+  if (!a || !b) return a ?? b;
+  const scope = a.scope === 'private' || b.scope === 'private' ? 'private' : a.scope ?? b.scope;
+  return { ttlMs: Math.min(a.ttlMs, b.ttlMs), scope };
+}
+
 /** Keep the items `read` accepts; report the others by position. */
 function readAll<T>(items: unknown[], what: string, read: (item: Obj) => T | undefined): { items: T[]; problems: string[] } {
   const kept: T[] = [];

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SessionInfo, TraceEvent } from '../lib/wire.ts';
 import { TOOLS } from './list-specs.ts';
 import { LIST_CHANGED_DEBOUNCE_MS, ListStore } from './list-store.ts';
@@ -114,5 +114,62 @@ describe('ListStore', () => {
     app.requests[0].answer({ ok: true, result: { tools: [tool('stale')] }, durationMs: 1 });
     await flush();
     expect(store.getSnapshot().items.map((t) => t.name)).toEqual(['fresh']);
+  });
+});
+
+describe('ListStore: cache hints (2026-07-28)', () => {
+  afterEach(() => vi.useRealTimers());
+  const modern = (era: 'modern' | 'legacy' = 'modern') => testSession({ since: 1, capabilities: { tools: { listChanged: true } }, era });
+  const hinted = (name: string) => ({ tools: [tool(name)], ttlMs: 30_000, cacheScope: 'public' });
+
+  async function listed(era: 'modern' | 'legacy') {
+    vi.useFakeTimers({ now: 1_000_000 });
+    const app = new PortFixture();
+    const store = new ListStore(app.port, TOOLS);
+    app.session(modern(era));
+    app.answer('tools/list', hinted('a'));
+    await vi.advanceTimersByTimeAsync(0);
+    return { app, store };
+  }
+
+  it('within the hint, Refresh serves the list held and says how long it holds; Fetch again asks anyway', async () => {
+    const { app, store } = await listed('modern');
+    expect(store.getSnapshot()).toMatchObject({ status: 'done', fetches: 1, cache: { ttlMs: 30_000, scope: 'public', until: 1_030_000 } });
+    await vi.advanceTimersByTimeAsync(18_000);
+    store.refresh();
+    expect(app.requests).toHaveLength(0);
+    expect(store.getSnapshot().servedFromCache).toEqual({ at: 1_018_000, leftMs: 12_000 });
+    expect(store.getSnapshot().fetches).toBe(1);
+    store.getSnapshot().onFetchAgain?.();
+    expect(app.requests.map((r) => r.method)).toEqual(['tools/list']);
+    expect(store.getSnapshot().servedFromCache).toBeUndefined();
+    app.answer('tools/list', { tools: [tool('b')] });
+    await vi.advanceTimersByTimeAsync(0);
+    // No hint on this listing: Refresh lists again.
+    expect(store.getSnapshot().cache).toBeUndefined();
+    store.refresh();
+    expect(app.requests).toHaveLength(1);
+    store.dispose();
+  });
+
+  it('past the hint Refresh lists again, and list_changed always does', async () => {
+    const { app, store } = await listed('modern');
+    await vi.advanceTimersByTimeAsync(30_001);
+    store.refresh();
+    expect(app.requests).toHaveLength(1);
+    app.answer('tools/list', hinted('b'));
+    await vi.advanceTimersByTimeAsync(0);
+    app.emit([listChanged]);
+    await vi.advanceTimersByTimeAsync(LIST_CHANGED_DEBOUNCE_MS + 10);
+    expect(app.requests.map((r) => r.method)).toEqual(['tools/list']);
+    store.dispose();
+  });
+
+  it('a legacy session ignores hints', async () => {
+    const { app, store } = await listed('legacy');
+    expect(store.getSnapshot().cache).toBeUndefined();
+    store.refresh();
+    expect(app.requests).toHaveLength(1);
+    store.dispose();
   });
 });

@@ -2,9 +2,15 @@
  * One server-side list (tools, resources, resource templates, prompts) of one session:
  * listed when the session connects (if the server declared the capability), re-listed when the
  * server sends the matching `notifications/…/list_changed`.
+ *
+ * On a 2026-07-28 session a list result may carry a cache hint (`ttlMs`, `cacheScope`): the user's
+ * Refresh within that time serves the list already held and says so, `Fetch again` asks anyway,
+ * and a `list_changed` (the server saying the list changed) always lists again. Legacy sessions
+ * ignore hints.
  */
 import type { TraceEvent } from '../lib/wire.ts';
-import { fetchAllPages } from '../lib/paged-list.ts';
+import { fetchAllPages, type PageOutcome } from '../lib/paged-list.ts';
+import { mergeCacheHints, readCacheHint, type CacheHint } from './list-specs.ts';
 import { connectionKey } from './session-scoped.ts';
 import type { SessionPort } from './session-port.ts';
 
@@ -32,6 +38,15 @@ export interface ListState<T> {
   atSync: number;
   /** `list_changed` notifications seen for this connection (a burst costs one or two listings). */
   changes: number;
+  /** The server's cache hint on the last listing (modern sessions), and until when (ms since the epoch) it holds. */
+  cache?: CacheHint & { until: number };
+  /** Refresh was answered from the cache hint: when, and how long the hint still held then. */
+  servedFromCache?: { at: number; leftMs: number };
+  /**
+   * List now whatever the hint says (`Fetch again`). Part of the state, bound once, so that the
+   * views that pass the whole state to the list status get the button without another prop.
+   */
+  onFetchAgain?: () => void;
 }
 
 const IDLE: ListState<never> = { status: 'idle', items: [], problems: [], pages: 0, fetches: 0, atSync: 0, changes: 0 };
@@ -76,8 +91,25 @@ export class ListStore<T> {
     this.unsubscribe.forEach((off) => off());
   }
 
-  /** List again now (the user asked, or the server said the list changed). */
+  /**
+   * The user's Refresh: within the server's cache hint (modern sessions) the list held is served
+   * and marked so; otherwise it lists again.
+   */
   refresh(): void {
+    const cache = this.state.cache;
+    const now = Date.now();
+    if (cache && this.state.status === 'done' && now < cache.until && this.port.getSnapshot().info?.era === 'modern') {
+      this.set({ ...this.state, servedFromCache: { at: now, leftMs: cache.until - now }, onFetchAgain: this.fetchAgain });
+      return;
+    }
+    this.relist();
+  }
+
+  /** `Fetch again`: list now, whatever the cache hint says. */
+  readonly fetchAgain = (): void => this.relist();
+
+  /** List again now (the user asked past the hint, or the server said the list changed). */
+  private relist(): void {
     const session = this.port.getSnapshot().info;
     const key = connectionKey(session);
     if (!session || key === undefined || this.state.status === 'unsupported') return;
@@ -96,7 +128,7 @@ export class ListStore<T> {
     if (!session || key === undefined) return;
     if (key === this.state.connection) {
       // A list that failed because the socket dropped is fetched again once the socket is back.
-      if (this.state.status === 'error' && app.synced && app.syncCount > this.state.atSync) this.refresh();
+      if (this.state.status === 'error' && app.synced && app.syncCount > this.state.atSync) this.relist();
       return;
     }
     if (!session.capabilities || !(this.spec.capability in session.capabilities)) {
@@ -130,7 +162,7 @@ export class ListStore<T> {
     this.debounce = setTimeout(() => {
       this.debounce = undefined;
       this.changedSince = undefined;
-      this.refresh();
+      this.relist();
     }, wait);
   }
 
@@ -145,15 +177,19 @@ export class ListStore<T> {
     this.again = false;
     // This listing covers every change announced so far; what arrives from now on gets one trailing listing.
     this.forgetChanges();
-    this.set({ ...from, connection: key, status: 'loading', fetches: from.fetches + 1, atSync: this.port.getSnapshot().syncCount });
-    const result = await fetchAllPages(
-      (cursor) => this.port.request(this.spec.method, cursor === undefined ? {} : { cursor }),
-      this.spec.itemsKey,
-    );
+    this.set({ ...from, connection: key, status: 'loading', fetches: from.fetches + 1, atSync: this.port.getSnapshot().syncCount, servedFromCache: undefined, onFetchAgain: undefined });
+    const modern = this.port.getSnapshot().info?.era === 'modern';
+    let hint: CacheHint | undefined;
+    const result = await fetchAllPages(async (cursor): Promise<PageOutcome> => {
+      const outcome = await this.port.request(this.spec.method, cursor === undefined ? {} : { cursor });
+      if (outcome.ok && modern) hint = mergeCacheHints(hint, readCacheHint(outcome.result));
+      return outcome;
+    }, this.spec.itemsKey);
     if (generation !== this.generation) return;
     const parsed = this.spec.parse(result.items);
     this.set({
       ...this.state,
+      cache: hint && result.error === undefined ? { ...hint, until: Date.now() + hint.ttlMs } : undefined,
       status: result.error === undefined ? 'done' : 'error',
       items: parsed.items,
       problems: parsed.problems,
@@ -162,7 +198,7 @@ export class ListStore<T> {
       error: result.error,
     });
     if (this.changedSince !== undefined) this.scheduleTrailing();
-    else if (this.again) this.refresh();
+    else if (this.again) this.relist();
   }
 
   private set(next: ListState<T>): void {

@@ -152,9 +152,10 @@ export class LoupeStore {
    * Send any JSON-RPC message as written (a replay, an edited replay, the raw composer). A request
    * resolves with the server's answer; anything else as soon as the proxy has sent it. It travels
    * as its JSON text (`text`), which the proxy writes exactly: a message of any depth passes.
+   * `headers` go on that one HTTP POST (HTTP sessions), over the transport's own.
    */
-  sendRaw(session: string, message: Record<string, unknown>, origin: 'replay' | 'edited' | 'composer', id = newRequestId(), text = rawText(message)): Promise<RequestOutcome> {
-    return this.expect(id, 'Not connected to Loupe; the message was not sent', () => this.send({ type: 'send-raw', session, id, text, origin }));
+  sendRaw(session: string, message: Record<string, unknown>, origin: 'replay' | 'edited' | 'composer', id = newRequestId(), text = rawText(message), headers?: Record<string, string>): Promise<RequestOutcome> {
+    return this.expect(id, 'Not connected to Loupe; the message was not sent', () => this.send({ type: 'send-raw', session, id, text, origin, ...(headers ? { headers } : {}) }));
   }
 
   cancel(session: string, id: string): void {

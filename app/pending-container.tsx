@@ -6,6 +6,7 @@ import type { Tone } from '@/components/ui.tsx';
 import { parseElicitation } from '../lib/elicitation.ts';
 import { parseSampling } from '../lib/sampling.ts';
 import { completedElicitations, describeFinish, requestKind, type FinishedRequest } from '../lib/server-requests.ts';
+import { callTarget, findCallRequest, viaSentence } from '../lib/trace-rounds.ts';
 import type { ServerRequest, SessionInfo } from '../lib/wire.ts';
 import { requestKey } from './server-request-store.ts';
 import { useClientSettings, useLoupeSelector, useServerRequests, useServices } from './use-loupe.ts';
@@ -48,6 +49,24 @@ function useCompleted(sessions: readonly string[]): ReadonlySet<string> {
   return useMemo(() => completedElicitations(sessions.flatMap((id) => app.port(id).log.events)), [app, sessions, seen]);
 }
 
+/**
+ * The sentence for each request that came inside an `input_required` result: `via` names the
+ * call's method and JSON-RPC id; the tool or prompt name (or URI) is read from that request in
+ * the session's trace, once per pending request.
+ */
+function useViaSentences(pending: readonly ServerRequest[]): ReadonlyMap<string, string> {
+  const { app } = useServices();
+  return useMemo(() => {
+    const out = new Map<string, string>();
+    for (const request of pending) {
+      if (!request.via) continue;
+      const call = findCallRequest(app.port(request.session).log.events, request.via.call);
+      out.set(requestKey(request), viaSentence(request.via, call ? callTarget(call) : undefined));
+    }
+    return out;
+  }, [app, pending]);
+}
+
 function openUrl(url: string): void {
   window.open(url, '_blank', 'noopener,noreferrer');
 }
@@ -64,9 +83,10 @@ export function PendingContainer(): ReactNode {
   const withUrl = useMemo(() => [...new Set(state.pending.filter((r) => r.method === 'elicitation/create' && r.params?.mode === 'url').map((r) => r.session))], [state.pending]);
   const completed = useCompleted(withUrl);
   const parsed = useMemo(() => new Map(state.pending.map((r) => [requestKey(r), viewOf(r, completed)])), [state.pending, completed]);
+  const via = useViaSentences(state.pending);
   const items: PendingItem[] = state.pending.map((request) => {
     const key = requestKey(request);
-    return { key, request, sessionLabel: sessionLabel(sessions[request.session], request.session), view: parsed.get(key) ?? { kind: 'other' }, busy: state.sending.has(key), error: state.failed[key] };
+    return { key, request, sessionLabel: sessionLabel(sessions[request.session], request.session), view: parsed.get(key) ?? { kind: 'other' }, busy: state.sending.has(key), error: state.failed[key], via: via.get(key) };
   });
   const recent: RecentItem[] = state.recent.map((entry) => ({
     key: `${requestKey(entry.request)}@${entry.at}`,

@@ -32,6 +32,8 @@ export class PortFixture implements PortHost {
   requests: OpenRequest[] = [];
   cancels: string[] = [];
   sent: ClientMessage[] = [];
+  /** What went through sendRaw, with its extra HTTP headers. */
+  raws: { message: Record<string, unknown>; origin: string; headers?: Record<string, string> }[] = [];
   readonly port: StorePort;
   private readonly listeners = new Set<() => void>();
   private requestCount = 0;
@@ -51,7 +53,8 @@ export class PortFixture implements PortHost {
     return new Promise((answer) => this.requests.push({ method, params, id, options, answer }));
   }
 
-  sendRaw(_session: string, message: Record<string, unknown>, _origin: string, id = `r${++this.requestCount}`): Promise<RequestOutcome> {
+  sendRaw(_session: string, message: Record<string, unknown>, origin: string, id = `r${++this.requestCount}`, _text?: string, headers?: Record<string, string>): Promise<RequestOutcome> {
+    this.raws.push({ message, origin, headers });
     return this.request(_session, String(message.method), (message.params as Record<string, unknown>) ?? {}, id);
   }
 

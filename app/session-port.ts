@@ -32,8 +32,11 @@ export interface SessionPort {
   onProgress(listener: (message: ProgressMessage) => void): () => void;
   /** Send an MCP request; resolves with the proxy's response (never rejects). */
   request(method: string, params?: Record<string, unknown>, id?: string, options?: RequestOptions): Promise<RequestOutcome>;
-  /** Any JSON-RPC message as written (replay, edited replay, composer), as its text. */
-  sendRaw(message: Record<string, unknown>, origin: 'replay' | 'edited' | 'composer', id?: string, text?: string): Promise<RequestOutcome>;
+  /**
+   * Any JSON-RPC message as written (replay, edited replay, composer), as its text. `headers`:
+   * HTTP headers for that one POST, over the transport's own (HTTP sessions; issue 12).
+   */
+  sendRaw(message: Record<string, unknown>, origin: 'replay' | 'edited' | 'composer', id?: string, text?: string, headers?: Record<string, string>): Promise<RequestOutcome>;
   cancel(id: string): void;
   /** An envelope about this session (set-roots …); false when the socket is not open. */
   send(message: ClientMessage): boolean;

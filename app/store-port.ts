@@ -9,7 +9,7 @@ export interface PortHost {
   getSnapshot(): LoupeState;
   subscribe(listener: () => void): () => void;
   request(session: string, method: string, params?: Record<string, unknown>, id?: string, options?: RequestOptions): Promise<RequestOutcome>;
-  sendRaw(session: string, message: Record<string, unknown>, origin: 'replay' | 'edited' | 'composer', id?: string, text?: string): Promise<RequestOutcome>;
+  sendRaw(session: string, message: Record<string, unknown>, origin: 'replay' | 'edited' | 'composer', id?: string, text?: string, headers?: Record<string, string>): Promise<RequestOutcome>;
   cancel(session: string, id: string): void;
   send(message: ClientMessage): boolean;
 }
@@ -52,8 +52,8 @@ export class StorePort implements SessionPort {
     return this.host.request(this.id, method, params, id, options);
   }
 
-  sendRaw(message: Record<string, unknown>, origin: 'replay' | 'edited' | 'composer', id?: string, text?: string): Promise<RequestOutcome> {
-    return this.host.sendRaw(this.id, message, origin, id, text);
+  sendRaw(message: Record<string, unknown>, origin: 'replay' | 'edited' | 'composer', id?: string, text?: string, headers?: Record<string, string>): Promise<RequestOutcome> {
+    return this.host.sendRaw(this.id, message, origin, id, text, headers);
   }
 
   cancel(id: string): void {

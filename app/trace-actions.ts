@@ -3,6 +3,7 @@
  * as is or edited, ping, and `logging/setLevel`. A store of its own so that a draft, the last
  * answer and the ping's round trip survive switching tabs.
  */
+import { parseHeaderLines } from '../lib/command-line.ts';
 import { frameMessage } from '../lib/frame-message.ts';
 import type { HistoryRow } from '../lib/trace.ts';
 import { formatJson } from '../lib/safe-json.ts';
@@ -19,10 +20,17 @@ export interface SentMessage {
   /** The history row it replays or edits. */
   fromSeq?: number;
   expectsAnswer: boolean;
+  /** The extra HTTP headers it went with (composer, HTTP sessions). */
+  headers?: Record<string, string>;
 }
 
 export interface ComposerState {
   draft: string;
+  /**
+   * Extra HTTP headers for the composed message's POST, one `Name: value` a line (HTTP sessions
+   * only; issue 12): a wrong `Mcp-Method`, a stray `Mcp-Session-Id`, to see what the server does.
+   */
+  headers: string;
   /** `edited` while the draft came from a frame, `composer` for a blank one. */
   origin: 'edited' | 'composer';
   fromSeq?: number;
@@ -87,7 +95,7 @@ export function messageOf(row: HistoryRow): Record<string, unknown> | undefined 
 }
 
 export class TraceActions {
-  private state: ActionsState = { composer: { draft: REQUEST_TEMPLATE, origin: 'composer', sending: false }, ping: { sending: false }, level: { sending: false } };
+  private state: ActionsState = { composer: { draft: REQUEST_TEMPLATE, headers: '', origin: 'composer', sending: false }, ping: { sending: false }, level: { sending: false } };
   private readonly listeners = new Set<() => void>();
 
   constructor(private readonly port: SessionPort) {}
@@ -101,6 +109,10 @@ export class TraceActions {
 
   setDraft(draft: string): void {
     this.setComposer({ draft, problem: undefined });
+  }
+
+  setHeaders(headers: string): void {
+    this.setComposer({ headers, problem: undefined });
   }
 
   useTemplate(kind: 'request' | 'notification'): void {
@@ -121,7 +133,20 @@ export class TraceActions {
       this.setComposer({ problem: parsed.problem });
       return;
     }
-    await this.send(parsed.message, composer.origin, composer.fromSeq);
+    const headers = this.composerHeaders(composer.headers);
+    if (!headers.ok) {
+      this.setComposer({ problem: headers.error });
+      return;
+    }
+    await this.send(parsed.message, composer.origin, composer.fromSeq, headers.record);
+  }
+
+  /** The headers field → a record, on HTTP sessions only (a stdio session has no POST to put them on). */
+  private composerHeaders(text: string): { ok: true; record?: Record<string, string> } | { ok: false; error: string } {
+    if (this.port.getSnapshot().info?.config.kind !== 'http' || text.trim() === '') return { ok: true };
+    const parsed = parseHeaderLines(text);
+    if (!parsed.ok) return { ok: false, error: parsed.error.replace(/^Headers/, 'HTTP headers') };
+    return { ok: true, record: Object.keys(parsed.record).length > 0 ? parsed.record : undefined };
   }
 
   /** Send a frame again as it was (a request gets a fresh id). */
@@ -142,11 +167,11 @@ export class TraceActions {
     if (this.state.level.level === level) this.set({ level: { level, sending: false, outcome } });
   }
 
-  private async send(message: Record<string, unknown>, origin: SendOrigin, fromSeq?: number): Promise<void> {
+  private async send(message: Record<string, unknown>, origin: SendOrigin, fromSeq?: number, headers?: Record<string, string>): Promise<void> {
     // The text goes to the proxy as is; any depth passes (issue 8).
-    const sent: SentMessage = { message, raw: rawText(message), origin, fromSeq, expectsAnswer: isRequest(message) };
+    const sent: SentMessage = { message, raw: rawText(message), origin, fromSeq, expectsAnswer: isRequest(message), ...(headers ? { headers } : {}) };
     this.setComposer({ sending: true, sent, outcome: undefined, problem: undefined });
-    const outcome = await this.port.sendRaw(message, origin, undefined, sent.raw);
+    const outcome = await this.port.sendRaw(message, origin, undefined, sent.raw, headers);
     if (this.state.composer.sent === sent) this.setComposer({ sending: false, outcome });
   }
 

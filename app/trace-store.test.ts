@@ -106,3 +106,68 @@ describe('TraceStore', () => {
     expect(store.getSnapshot().index.rows).toHaveLength(all.length + 3);
   });
 });
+
+/** A 2026-07-28 call that asked for input twice before its result, with other traffic between. */
+function rounds(firstId: number): TraceEvent[] {
+  const call = (id: number, round?: { call: number; n: number }) => ({ ...frame('out', { id, method: 'tools/call', params: { name: 'confirm-delete', arguments: {} } }, 'request'), ...(round ? { round } : {}) });
+  const asks = (id: number) => frame('in', { id, result: { resultType: 'input_required', inputRequests: { confirm: { method: 'elicitation/create', params: {} } } } }, 'response');
+  return [
+    call(firstId),
+    asks(firstId),
+    frame('in', { method: 'notifications/message', params: { data: 'between' } }, 'notification'),
+    call(firstId + 1, { call: firstId, n: 2 }),
+    asks(firstId + 1),
+    call(firstId + 2, { call: firstId, n: 3 }),
+    frame('in', { id: firstId + 2, result: { resultType: 'complete', content: [{ type: 'text', text: 'Deleted a.txt' }] } }, 'response'),
+  ];
+}
+
+describe('TraceStore: rounds of one call', () => {
+  it('folds the rounds into the first request, batch by batch as in one go, and shows them on request', () => {
+    const { feed, store } = setup([]);
+    const all = [...traffic(3), ...rounds(1000), ...traffic(2)];
+    for (const event of all) feed.apply({ type: 'events', events: [event] });
+    const view = store.getSnapshot();
+    const head = view.index.rows[9];
+    expect(view.rounds.size).toBe(1);
+    // Every frame is a row of the view; the table draws the six frames of the three rounds as the first request.
+    expect(view.rows).toHaveLength(all.length);
+    expect(view.display.map((r) => r.seq)).toEqual(view.rows.filter((r) => !view.rounds.groupOf(r) || r === head).map((r) => r.seq));
+    expect(view.display).toHaveLength(all.length - 5);
+    store.setRoundsOpen(head.seq, true);
+    expect(seqs(store.getSnapshot().display)).toEqual(seqs(all));
+    store.setRoundsOpen(head.seq, false);
+    expect(store.getSnapshot().display).toHaveLength(all.length - 5);
+
+    // The same trace arriving as a snapshot folds the same way.
+    const again = setup([]);
+    again.feed.apply({ type: 'trace-reset', session: 's1', events: all, stats: { session: 's1', kept: all.length, dropped: 0 } });
+    expect(seqs(again.store.getSnapshot().display)).toEqual(seqs(view.display));
+  });
+
+  it('keeps its folding under a filter, and moves and reveals through closed groups', () => {
+    const { feed, store } = setup([]);
+    const all = rounds(1);
+    feed.apply({ type: 'events', events: all });
+    const [first, , note, second] = all;
+    expect(seqs(store.getSnapshot().display)).toEqual([first.seq, note.seq]);
+    store.setFilter({ text: 'Deleted' });
+    // The first request does not match: the matching result shows on its own.
+    expect(seqs(store.getSnapshot().display)).toEqual([all[6].seq]);
+    store.setFilter({ text: '' });
+    store.move(1);
+    store.move(1);
+    expect(store.getSnapshot().selectedSeq).toBe(note.seq);
+    store.reveal(second.seq);
+    expect(store.getSnapshot().openRounds.has(first.seq)).toBe(true);
+    expect(store.getSnapshot().selectedSeq).toBe(second.seq);
+    expect(seqs(store.getSnapshot().display)).toContain(second.seq);
+  });
+
+  it('without rounds the drawn rows are the filtered rows themselves (no copy per batch)', () => {
+    const { feed, store } = setup([]);
+    feed.apply({ type: 'events', events: traffic(50) });
+    const view = store.getSnapshot();
+    expect(view.display).toBe(view.rows);
+  });
+});

@@ -7,9 +7,15 @@
  * the index appends it and the filter runs over the new rows only. Filtering everything happens
  * when the filter changes (timed with performance.measure('loupe:trace-filter'), which the
  * bench reads), and after a snapshot.
+ *
+ * Multi-round calls (2026-07-28, lib/trace-rounds.ts) are folded into one group row each: `display`
+ * is the filtered rows with the rounds of closed groups left out. It is the filtered rows
+ * themselves (no copy) while the trace has no rounds, extended as batches arrive, and refolded
+ * from a group's first row when that group gains a round or is opened or closed.
  */
 import { dependsOnPairing, EMPTY_FILTER, filterRows, indexOfSeq, narrows, type TraceFilter } from '../lib/trace-filter.ts';
 import { TraceIndex } from '../lib/trace-index.ts';
+import { foldRounds, lowerBound, RoundIndex } from '../lib/trace-rounds.ts';
 import { parseTrace, type TraceHeader } from '../lib/trace-jsonl.ts';
 import type { HistoryRow } from '../lib/trace.ts';
 import type { SessionInfo, TraceEvent } from '../lib/wire.ts';
@@ -36,6 +42,12 @@ export interface TraceView {
   /** The live session, or the imported trace's header session. */
   session?: SessionInfo;
   index: TraceIndex;
+  /** The multi-round calls of the viewed trace. */
+  rounds: RoundIndex;
+  /** First-request seqs of the round groups the user opened (`Show rounds`). */
+  openRounds: ReadonlySet<number>;
+  /** What the table draws: `rows` with the rounds of closed groups folded into their first request (mutable; read with `version`). */
+  display: readonly HistoryRow[];
   /** Changes whenever rows were added, re-paired or re-filtered (rows are mutable). */
   version: number;
   /** The rows the filter lets through, oldest first (mutable; read with `version`). */
@@ -77,11 +89,14 @@ function firstAfter(events: readonly TraceEvent[], seq: number): number {
 export class TraceStore {
   private readonly listeners = new Set<Listener>();
   private readonly revealListeners = new Set<(seq: number) => void>();
-  private live = { resets: -1, caps: '', index: new TraceIndex() };
+  private live = { resets: -1, caps: '', index: new TraceIndex(), rounds: new RoundIndex() };
+  private readonly importRounds = new WeakMap<TraceIndex, RoundIndex>();
   private imports: ImportedTraceEntry[] = [];
   private source = 'live';
   private filter: TraceFilter = EMPTY_FILTER;
   private rows: HistoryRow[] = [];
+  private display: HistoryRow[] = this.rows;
+  private openRounds = new Set<number>();
   private view: TraceView;
   private nextImport = 1;
 
@@ -116,6 +131,7 @@ export class TraceStore {
     this.filter = next;
     const { rows, ms } = timedFilter(base, next);
     this.rows = rows;
+    this.refold();
     this.publish({ lastFilterMs: ms });
   }
 
@@ -127,24 +143,39 @@ export class TraceStore {
     this.publish({ selectedSeq: seq, scrollToken: scroll ? this.view.scrollToken + 1 : this.view.scrollToken });
   }
 
-  /** Select a frame of the viewed trace, clearing a filter that hides it, and tell who brings History forward. */
+  /** Select a frame of the viewed trace, clearing a filter that hides it (and opening its round group), and tell who brings History forward. */
   reveal(seq: number): void {
     if (indexOfSeq(this.rows, seq) < 0) this.setFilter({ ...EMPTY_FILTER });
+    const row = indexOfSeq(this.display, seq) < 0 ? this.index().find(seq) : undefined;
+    const group = row && this.roundsOf().groupOf(row);
+    if (group) this.setRoundsOpen(group.headSeq, true);
     this.select(seq, true);
     this.revealListeners.forEach((listener) => listener(seq));
   }
 
   /** Move the selection by `delta` rows among those shown. */
   move(delta: number): void {
-    if (this.rows.length === 0) return;
-    const at = indexOfSeq(this.rows, this.view.selectedSeq);
-    const next = at < 0 ? (delta > 0 ? 0 : this.rows.length - 1) : Math.min(this.rows.length - 1, Math.max(0, at + delta));
-    this.select(this.rows[next].seq, true);
+    const shown = this.display;
+    if (shown.length === 0) return;
+    const at = indexOfSeq(shown, this.view.selectedSeq);
+    const next = at < 0 ? (delta > 0 ? 0 : shown.length - 1) : Math.min(shown.length - 1, Math.max(0, at + delta));
+    this.select(shown[next].seq, true);
+  }
+
+  /** Show or hide the rounds of the multi-round call whose first request is `headSeq` (`Show rounds` / `Hide rounds`). */
+  setRoundsOpen(headSeq: number, open: boolean): void {
+    if (this.openRounds.has(headSeq) === open) return;
+    this.openRounds = new Set(this.openRounds);
+    if (open) this.openRounds.add(headSeq);
+    else this.openRounds.delete(headSeq);
+    this.refold(headSeq);
+    this.publish({});
   }
 
   setSource(source: string): void {
     if (source !== 'live' && !this.imports.some((entry) => entry.key === source)) return;
     this.source = source;
+    this.openRounds = new Set();
     this.refilter({ selectedSeq: undefined, importError: undefined });
   }
 
@@ -157,6 +188,7 @@ export class TraceStore {
     }
     const { header, events, problems, problemCount } = parsed.trace;
     const index = TraceIndex.from(events, header.session.clientCapabilities);
+    this.importRounds.set(index, RoundIndex.from(index.rows));
     const key = `import-${this.nextImport++}`;
     this.imports = [...this.imports, { key, name, header, index, problems, problemCount }];
     this.setSource(key);
@@ -173,6 +205,28 @@ export class TraceStore {
     return this.imports.find((entry) => entry.key === this.source)?.index ?? this.live.index;
   }
 
+  private roundsOf(): RoundIndex {
+    return this.importRounds.get(this.index()) ?? this.live.rounds;
+  }
+
+  /**
+   * `display` from `rows`: the same array while there are no rounds; otherwise folded again from
+   * `fromSeq` on (the rows before it cannot change: every round of a group comes after its first request).
+   */
+  private refold(fromSeq?: number): void {
+    const rounds = this.roundsOf();
+    if (rounds.size === 0) {
+      this.display = this.rows;
+      return;
+    }
+    if (fromSeq === undefined || this.display === this.rows) {
+      this.display = foldRounds(this.rows, rounds, this.openRounds);
+      return;
+    }
+    this.display.length = lowerBound(this.display, fromSeq);
+    for (const row of foldRounds(this.rows, rounds, this.openRounds, lowerBound(this.rows, fromSeq))) this.display.push(row);
+  }
+
   /** Follow the session: rebuild when its trace was replaced or its declared capabilities changed. */
   private sync(): void {
     const log = this.port.log;
@@ -183,7 +237,9 @@ export class TraceStore {
       return;
     }
     const fresh = log.resets !== this.live.resets;
-    this.live = { resets: log.resets, caps: capsKey, index: TraceIndex.from(log.events, caps) };
+    const index = TraceIndex.from(log.events, caps);
+    this.live = { resets: log.resets, caps: capsKey, index, rounds: RoundIndex.from(index.rows) };
+    if (fresh && this.source === 'live') this.openRounds = new Set();
     if (this.source === 'live') this.refilter({ selectedSeq: fresh ? undefined : this.view.selectedSeq });
     else this.publish({});
   }
@@ -192,8 +248,11 @@ export class TraceStore {
   private appendLive(): void {
     const events = this.port.log.events;
     const index = this.live.index;
+    const rounds = this.live.rounds;
     const trimmed = events.length > 0 ? index.trimBefore(events[0].seq) : 0;
+    if (trimmed > 0) rounds.trimBefore(events[0].seq);
     const { added, touched } = index.append(events.slice(firstAfter(events, index.lastSeq)));
+    const changed = rounds.append(added);
     if (this.source !== 'live') {
       this.publish({});
       return;
@@ -204,17 +263,26 @@ export class TraceStore {
     }
     if (trimmed > 0 && this.rows.length > 0) {
       const minSeq = index.rows[0]?.seq ?? Infinity;
-      let n = 0;
-      while (n < this.rows.length && this.rows[n].seq < minSeq) n += 1;
-      this.rows.splice(0, n);
+      this.rows.splice(0, lowerBound(this.rows, minSeq));
+      if (this.display !== this.rows) this.display.splice(0, lowerBound(this.display, minSeq));
     }
+    const before = this.rows.length;
     for (const row of filterRows(added, this.filter, index.rows[0]?.seq ?? 0)) this.rows.push(row);
+    if (rounds.size === 0) this.display = this.rows;
+    else if (this.display === this.rows) this.refold();
+    else {
+      // Refold from the earliest group that gained a round (its rounds may fold away now), else from the new rows.
+      let fromSeq = this.rows[before]?.seq ?? Infinity;
+      for (const group of changed) fromSeq = Math.min(fromSeq, group.headSeq);
+      if (fromSeq !== Infinity) this.refold(fromSeq);
+    }
     this.publish({});
   }
 
   private refilter(patch: Partial<TraceView>): void {
     const { rows, ms } = timedFilter(this.index().rows, this.filter);
     this.rows = rows;
+    this.refold();
     this.publish({ ...patch, lastFilterMs: ms });
   }
 
@@ -230,6 +298,9 @@ export class TraceStore {
       readOnly: imported !== undefined,
       session: imported ? (imported.header.session as SessionInfo) : view.info,
       index,
+      rounds: this.roundsOf(),
+      openRounds: this.openRounds,
+      display: this.display,
       version: (base.version ?? 0) + 1,
       rows: this.rows,
       filter: this.filter,

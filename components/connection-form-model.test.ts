@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { configFromFields, connectTimeoutFromText, connectTimeoutText, EMPTY_FIELDS, fieldsFromConfig } from './connection-form-model.ts';
+import { configFromFields, connectTimeoutFromText, connectTimeoutText, EMPTY_FIELDS, fieldsFromConfig, PROTOCOL_OPTIONS } from './connection-form-model.ts';
 
 describe('connection form model', () => {
   it('builds a stdio config with quoted args, env and cwd', () => {
@@ -34,6 +34,35 @@ describe('connection form model', () => {
     // A new target takes the name the CLI would give it, not the old one.
     expect(other.ok && other.config.name).toBe('pkg with space');
     expect(fieldsFromConfig({ kind: 'http', url: 'https://x.test/mcp', transport: 'sse', headers: {} }).transport).toBe('sse');
+  });
+});
+
+describe('protocol choice (issue 12)', () => {
+  it('leaves the default out of the config, so configs written before it do not change', () => {
+    const result = configFromFields({ ...EMPTY_FIELDS, command: 'node', args: 'server.js' });
+    expect(result.ok && 'protocol' in result.config).toBe(false);
+    expect(fieldsFromConfig(undefined).protocol).toBe('2025-11-25');
+  });
+
+  it('puts 2026-07-28 and auto in the config, for stdio and HTTP alike', () => {
+    expect(configFromFields({ ...EMPTY_FIELDS, command: 'node', args: 'server.js', protocol: '2026-07-28' })).toMatchObject({ ok: true, config: { kind: 'stdio', protocol: '2026-07-28' } });
+    expect(configFromFields({ ...EMPTY_FIELDS, transport: 'http', url: 'http://127.0.0.1:1/mcp', protocol: 'auto' })).toMatchObject({ ok: true, config: { kind: 'http', protocol: 'auto' } });
+  });
+
+  it('round-trips the choice through the fields, an explicit default included', () => {
+    const modern = { kind: 'http' as const, name: 'm', url: 'http://127.0.0.1:1/mcp', transport: 'auto' as const, headers: {}, protocol: 'auto' as const };
+    expect(fieldsFromConfig(modern).protocol).toBe('auto');
+    expect(configFromFields(fieldsFromConfig(modern), modern)).toEqual({ ok: true, config: modern });
+    const spelled = { ...modern, protocol: '2025-11-25' as const };
+    expect(configFromFields(fieldsFromConfig(spelled), spelled)).toEqual({ ok: true, config: spelled });
+    // Back to the default from a modern choice: the key goes away again.
+    const back = configFromFields({ ...fieldsFromConfig(modern), protocol: '2025-11-25' }, modern);
+    expect(back.ok && 'protocol' in back.config).toBe(false);
+  });
+
+  it('offers the three choices in the words of the contract, Auto saying it asks server/discover', () => {
+    expect(PROTOCOL_OPTIONS.map((o) => o.label)).toEqual(['2025-11-25 (sessions)', '2026-07-28 (stateless)', 'Auto']);
+    expect(PROTOCOL_OPTIONS.find((o) => o.value === 'auto')?.hint).toMatch(/server\/discover/);
   });
 });
 

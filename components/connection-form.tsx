@@ -1,10 +1,10 @@
-/** The target form: transport, then command/args/env/cwd (stdio) or URL/headers (HTTP). */
+/** The target form: transport, then command/args/env/cwd (stdio) or URL/headers (HTTP), and the protocol generation. */
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { DEFAULT_CHOICE } from '../lib/client-capabilities.ts';
-import type { ServerConfig } from '../lib/server-config-types.ts';
+import type { ProtocolChoice, ServerConfig } from '../lib/server-config-types.ts';
 import type { ClientCapabilityChoice } from '../lib/wire.ts';
 import { CapabilityFields } from './client-capabilities.tsx';
-import { configFromFields, connectTimeoutFromText, connectTimeoutText, fieldsFromConfig, type ConnectionFields, type TransportChoice } from './connection-form-model.ts';
+import { configFromFields, connectTimeoutFromText, connectTimeoutText, fieldsFromConfig, PROTOCOL_OPTIONS, type ConnectionFields, type TransportChoice } from './connection-form-model.ts';
 import { SecretChoices, type Secrets } from './secret-choices.tsx';
 import { buttonClass, inputClass, labelClass, primaryButtonClass } from './ui.tsx';
 
@@ -82,6 +82,22 @@ function HttpFields({ fields, set, id }: { fields: ConnectionFields; set: Setter
   );
 }
 
+/**
+ * Which generation to speak (issue 12). A choice, not a guess by default: the SDK v2 docs warn
+ * debugging tools against negotiating silently, so Auto is there but says what it concluded.
+ */
+function ProtocolField({ id, value, onChange }: { id: string; value: ProtocolChoice; onChange(value: ProtocolChoice): void }): ReactNode {
+  const hint = PROTOCOL_OPTIONS.find((o) => o.value === value)?.hint;
+  return (
+    <Field label="Protocol" id={`${id}-protocol`}>
+      <select id={`${id}-protocol`} aria-describedby={`${id}-protocol-hint`} className={inputClass} value={value} onChange={(e) => onChange(e.target.value as ProtocolChoice)}>
+        {PROTOCOL_OPTIONS.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+      </select>
+      <p id={`${id}-protocol-hint`} className="mt-1 text-xs text-zinc-500 dark:text-zinc-400">{hint}</p>
+    </Field>
+  );
+}
+
 /** The answer timeout as typed → milliseconds (undefined: the proxy's default), or an error. */
 function timeoutMs(text: string): { ok: true; ms?: number } | { ok: false; error: string } {
   if (text.trim() === '') return { ok: true };
@@ -138,6 +154,7 @@ export function ConnectionForm({ config, clientCapabilities, timeoutSeconds, con
         </select>
       </Field>
       {fields.transport === 'stdio' ? <StdioFields fields={fields} set={set} id={id} /> : <HttpFields fields={fields} set={set} id={id} />}
+      <ProtocolField id={id} value={fields.protocol} onChange={(protocol) => set({ protocol })} />
       <SecretChoices fields={fields} secrets={secrets} onChange={setSecrets} />
       <ConnectTimeoutField id={id} value={connectTimeout} onChange={(text) => { setConnectTimeout(text); setError(undefined); }} />
       <CapabilityFields choice={choice} timeout={timeout} onChoice={(c) => { setChoice(c); setError(undefined); }} onTimeout={(t) => { setTimeoutText(t); setError(undefined); }} />

@@ -1,10 +1,11 @@
-/** The connection panel: the session's status, its failure (if any) and the target form. */
+/** The connection panel: the session's status, the protocol it speaks, its failure (if any) and the target form. */
 import type { ReactNode } from 'react';
 import type { ServerConfig } from '../lib/server-config-types.ts';
 import type { LoupeError, SessionStatus } from '../lib/wire.ts';
 import type { ClientCapabilityChoice } from '../lib/wire.ts';
 import type { OAuthState } from '../lib/wire-oauth.ts';
 import { ConnectionForm, type ClientOptions, type Secrets } from './connection-form.tsx';
+import { hasProtocolInfo, ProtocolInfo, type ProtocolInfoProps } from './protocol-info.tsx';
 import { SessionError } from './session-error.tsx';
 import { buttonClass, Note, Panel } from './ui.tsx';
 import { useNow } from './use-now.ts';
@@ -30,8 +31,13 @@ export interface ConnectionPanelProps {
   /** Prefill of the client capability choice and answer timeout (seconds) for the next connect. */
   clientCapabilities?: ClientCapabilityChoice;
   timeoutSeconds?: number;
-  /** While connecting: when it started (ms since the epoch) and how long `initialize` may take. */
-  connecting?: { since: number; timeoutMs?: number };
+  /**
+   * While connecting: when it started (ms since the epoch), how long it may take, and what Loupe
+   * waits for (`initialize`, or `server/discover` for 2026-07-28 and Auto).
+   */
+  connecting?: { since: number; timeoutMs?: number; waitingFor?: string };
+  /** The session's protocol generation and Loupe's verdict on it (issue 12). */
+  protocol?: ProtocolInfoProps['session'];
   /** Prefill of the Connect timeout field (milliseconds). */
   connectTimeoutMs?: number;
   /** Signing in with OAuth (issue 11): while the authorization page waits for the user, its link. */
@@ -63,14 +69,14 @@ function statusWord(status: SessionStatus | undefined, synced: boolean): { word:
 const seconds = (ms: number): string => String(Math.round(ms / 100) / 10);
 
 /** The ticking time since the connect began, the deadline, and `Cancel` (docs/contract.md). */
-function ConnectingProgress({ since, timeoutMs, onCancel }: { since: number; timeoutMs?: number; onCancel(): void }): ReactNode {
+function ConnectingProgress({ since, timeoutMs, waitingFor = 'initialize', onCancel }: { since: number; timeoutMs?: number; waitingFor?: string; onCancel(): void }): ReactNode {
   const now = useNow(250);
   const elapsed = Math.max(0, Math.floor((now - since) / 1000));
   return (
     <div className="mb-3 flex flex-wrap items-center gap-2 text-sm text-zinc-600 dark:text-zinc-300">
       {/* Not inside role=status: a live region re-read every second would drown a screen reader. */}
       <span data-testid="connect-elapsed">
-        Waiting for <span className="font-mono">initialize</span>: {elapsed} s
+        Waiting for <span className="font-mono">{waitingFor}</span>: {elapsed} s
         {timeoutMs !== undefined && ` (Loupe gives up after ${seconds(timeoutMs)} s)`}
       </span>
       <button type="button" className={buttonClass} onClick={onCancel}>Cancel</button>
@@ -152,9 +158,10 @@ export function ConnectionPanel(props: ConnectionPanelProps): ReactNode {
       {(props.auth?.phase === 'waiting-for-user' || (props.status === 'connecting' && props.auth?.phase === 'working')) ? (
         <SignIn auth={props.auth!} onCancel={props.onCancel} />
       ) : (
-        props.status === 'connecting' && props.connecting && <ConnectingProgress since={props.connecting.since} timeoutMs={props.connecting.timeoutMs} onCancel={props.onCancel} />
+        props.status === 'connecting' && props.connecting && <ConnectingProgress since={props.connecting.since} timeoutMs={props.connecting.timeoutMs} waitingFor={props.connecting.waitingFor} onCancel={props.onCancel} />
       )}
       {props.status === 'connected' && props.auth?.phase === 'signed-in' && <SignedIn auth={props.auth} />}
+      {props.protocol && hasProtocolInfo(props.protocol) && <ProtocolInfo session={props.protocol} />}
       <StatusError status={props.status} error={props.error} onReconnect={props.canConnect ? props.onReconnect : undefined} />
       <ConnectionForm
         key={props.formKey}

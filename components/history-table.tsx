@@ -1,12 +1,14 @@
 /**
  * The raw trace as a table of fixed-height rows, windowed (virtual-list.tsx): one row per frame,
  * stdout noise line, stderr chunk, HTTP exchange or transport event, newest at the bottom.
- * In the folded view a request's row also stands for its response.
+ * In the folded view a request's row also stands for its response; a multi-round call
+ * (2026-07-28) is one group row, its first request, until `Show rounds` (history-rounds.tsx).
  */
 import type { KeyboardEvent, ReactNode } from 'react';
 import { indexOfSeq } from '../lib/trace-filter.ts';
 import { VIOLATION_LABELS } from '../lib/trace-violations.ts';
 import { formatDuration, formatSize, type HistoryRow } from '../lib/trace.ts';
+import { groupLatency, RoundHeadCell, RoundMarker, roundPlace, type HistoryRounds, type RoundPlace } from './history-rounds.tsx';
 import { Text } from './text.tsx';
 import { VirtualList } from './virtual-list.tsx';
 
@@ -26,6 +28,8 @@ export interface HistoryTableProps {
    * so a row is known by its session and seq; a `Server` column names each row's server.
    */
   merged?: MergedRows;
+  /** The viewed trace's multi-round calls (absent: none are grouped). */
+  rounds?: HistoryRounds;
 }
 
 export interface MergedRows {
@@ -59,7 +63,11 @@ export function clockTime(ts: number): string {
   return `${d.toTimeString().slice(0, 8)}.${String(d.getMilliseconds()).padStart(3, '0')}`;
 }
 
-function Latency({ row }: { row: HistoryRow }): ReactNode {
+function Latency({ row, place }: { row: HistoryRow; place?: RoundPlace }): ReactNode {
+  if (place?.kind === 'head' && !place.open) {
+    const total = groupLatency(place.group);
+    return total === undefined ? <span className="text-sky-700 dark:text-sky-300">pending</span> : formatDuration(total);
+  }
   if (row.latencyMs !== undefined) return formatDuration(row.latencyMs);
   if (row.cancelled) return <span className="text-amber-700 dark:text-amber-400">cancelled</span>;
   if (row.unanswered) return <span className={MUTED} title="The connection was replaced before an answer came">no answer</span>;
@@ -93,8 +101,30 @@ function idText(row: HistoryRow): string {
   return row.httpSessionId ? `sid ${row.httpSessionId}` : '';
 }
 
-function Row({ row, index, folded, selected, server, onSelect }: { row: HistoryRow; index: number; folded: boolean; selected: boolean; server?: string; onSelect(): void }): ReactNode {
+interface RowProps {
+  row: HistoryRow;
+  index: number;
+  folded: boolean;
+  selected: boolean;
+  server?: string;
+  rounds?: HistoryRounds;
+  onSelect(): void;
+}
+
+function MethodCell({ row, place, rounds }: { row: HistoryRow; place?: RoundPlace; rounds?: HistoryRounds }): ReactNode {
+  if (place?.kind === 'head' && rounds) return <RoundHeadCell group={place.group} open={place.open} onToggle={(open) => rounds.onToggle(place.group.headSeq, open)} />;
+  return (
+    <>
+      {place?.kind === 'member' && <RoundMarker />}
+      <span className="min-w-0 truncate">{row.method !== undefined ? <Text>{row.method}</Text> : <Text className="font-normal text-zinc-600 dark:text-zinc-300">{row.summary}</Text>}</span>
+    </>
+  );
+}
+
+function Row({ row, index, folded, selected, server, rounds, onSelect }: RowProps): ReactNode {
+  const place = roundPlace(rounds, row);
   const notes = rowNotes(row, folded);
+  if (place?.kind === 'member' && place.note) notes.unshift(place.note);
   const warn = notes.some((n) => n.startsWith('⚠'));
   const failed = row.isError || (folded && row.kind === 'request' && row.partner?.partner === row && row.partner.isError);
   const tint = selected ? 'bg-sky-100 dark:bg-sky-900/60' : warn ? 'bg-amber-50 dark:bg-amber-950/40' : failed ? 'bg-red-50/60 dark:bg-red-950/30' : '';
@@ -115,7 +145,7 @@ function Row({ row, index, folded, selected, server, onSelect }: { row: HistoryR
       <span role="cell" className="truncate px-1">{direction(row, folded)}</span>
       <span role="cell" className={`truncate px-2 ${KIND_COLORS[folded && row.kind === 'request' && row.partner?.isError ? 'error' : row.kind] ?? 'text-zinc-600 dark:text-zinc-300'}`}>{kindLabel(row, folded)}</span>
       <span role="cell" className="flex min-w-0 items-center gap-2 px-2 font-medium">
-        <span className="min-w-0 truncate">{row.method !== undefined ? <Text>{row.method}</Text> : <Text className="font-normal text-zinc-600 dark:text-zinc-300">{row.summary}</Text>}</span>
+        <MethodCell row={row} place={place} rounds={rounds} />
         {notes.length > 0 && (
           <span className={`ml-auto max-w-[60%] shrink-0 truncate rounded px-1 text-[11px] font-normal ${warn ? 'bg-amber-100 text-amber-900 dark:bg-amber-900/60 dark:text-amber-100' : 'bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-200'}`} title={notes.join(', ')}>
             {notes.join(' · ')}
@@ -124,7 +154,7 @@ function Row({ row, index, folded, selected, server, onSelect }: { row: HistoryR
       </span>
       <span role="cell" className={`truncate px-2 ${MUTED}`}><Text>{idText(row)}</Text></span>
       <span role="cell" className={`truncate px-2 text-right tabular-nums ${MUTED}`}>{row.size === undefined ? '' : formatSize(row.size)}</span>
-      <span role="cell" className="truncate px-2 text-right tabular-nums"><Latency row={row} /></span>
+      <span role="cell" className="truncate px-2 text-right tabular-nums"><Latency row={row} place={place} /></span>
     </div>
   );
 }
@@ -154,7 +184,7 @@ function MergedRow({ row, index, folded, merged }: { row: HistoryRow; index: num
   return <Row row={row} index={index} folded={folded} selected={selected} server={merged.serverOf(row.event.session)} onSelect={() => merged.onSelectRow(row)} />;
 }
 
-export function HistoryTable({ rows, version, folded, selectedSeq, scrollToken, onSelect, onMove, merged }: HistoryTableProps): ReactNode {
+export function HistoryTable({ rows, version, folded, selectedSeq, scrollToken, onSelect, onMove, merged, rounds }: HistoryTableProps): ReactNode {
   const selectedIndex = merged ? merged.selectedIndex : indexOfSeq(rows, selectedSeq);
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const delta = { ArrowDown: 1, ArrowUp: -1, PageDown: 20, PageUp: -20, End: rows.length, Home: -rows.length }[event.key];
@@ -177,7 +207,7 @@ export function HistoryTable({ rows, version, folded, selectedSeq, scrollToken, 
         label="Frames"
         ariaRowCount={rows.length + 1}
         className={`${merged ? 'min-w-[52rem]' : 'min-w-[44rem]'} font-mono text-xs focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-500/40`}
-        renderRow={(i) => (merged ? <MergedRow key={`${rows[i].event.session}:${rows[i].seq}`} row={rows[i]} index={i} folded={folded} merged={merged} /> : <Row key={rows[i].seq} row={rows[i]} index={i} folded={folded} selected={rows[i].seq === selectedSeq} onSelect={() => onSelect(rows[i].seq)} />)}
+        renderRow={(i) => (merged ? <MergedRow key={`${rows[i].event.session}:${rows[i].seq}`} row={rows[i]} index={i} folded={folded} merged={merged} /> : <Row key={rows[i].seq} row={rows[i]} index={i} folded={folded} selected={rows[i].seq === selectedSeq} rounds={rounds} onSelect={() => onSelect(rows[i].seq)} />)}
       />
     </div>
   );

@@ -2,7 +2,8 @@
  * Notifications, one line each, newest at the bottom (windowed: a flood of log messages costs
  * the rows in view): logging with its level in colour, progress, list_changed, resource updates,
  * cancellations. Each links to its frame in History. Above: the category filter and the level
- * selector that sends `logging/setLevel`.
+ * selector: `logging/setLevel` on a 2025 session, the per-request `_meta` log level on a
+ * 2026-07-28 one (where `logging/setLevel` is deprecated).
  */
 import type { ReactNode } from 'react';
 import { LOG_LEVELS, type NotificationSummary } from '../lib/trace-notifications.ts';
@@ -29,6 +30,18 @@ export interface LevelControl {
   result?: { ok: boolean; text: string };
 }
 
+/**
+ * The log level of a 2026-07-28 session: not a request but a setting Loupe puts in every
+ * request's `_meta` (`io.modelcontextprotocol/logLevel`); null asks for none.
+ */
+export interface ModernLevelControl {
+  /** The level in use (`session.logLevel`); absent: none. */
+  value?: string;
+  canSet: boolean;
+  note?: string;
+  onSet(level: string | null): void;
+}
+
 export interface NotificationListProps {
   count: number;
   /** Item `i` of the shown ones (built lazily: only rows in view are parsed). */
@@ -37,6 +50,8 @@ export interface NotificationListProps {
   categories: readonly { name: string; count: number }[];
   category: string;
   level: LevelControl;
+  /** Set on a 2026-07-28 session: shown instead of the `logging/setLevel` selector. */
+  modernLevel?: ModernLevelControl;
   onCategory(name: string): void;
   onLevel(level: string): void;
   onShowFrame(seq: number): void;
@@ -87,7 +102,27 @@ function LevelSelect({ level, onLevel }: { level: LevelControl; onLevel(level: s
   );
 }
 
-export function NotificationList({ count, item, version, categories, category, level, onCategory, onLevel, onShowFrame }: NotificationListProps): ReactNode {
+const NONE = 'none';
+
+function ModernLevelSelect({ level }: { level: ModernLevelControl }): ReactNode {
+  return (
+    <div className="flex flex-wrap items-center gap-2 text-xs">
+      <label className="inline-flex items-center gap-1.5 text-zinc-700 dark:text-zinc-200">
+        Log level
+        <select aria-label="Log level" disabled={!level.canSet} value={level.value ?? NONE} onChange={(e) => level.onSet(e.target.value === NONE ? null : e.target.value)} className={`${inputClass} !w-auto !py-1 text-xs`}>
+          <option value={NONE}>none</option>
+          {LOG_LEVELS.map((l) => <option key={l} value={l}>{l}</option>)}
+        </select>
+      </label>
+      <span role="status" aria-label="Log level in use" className="text-zinc-500 dark:text-zinc-400">
+        {level.value === undefined ? 'Requests ask for no log messages' : <>Each request asks for <Text>{level.value}</Text> and above in its _meta</>}
+      </span>
+      {level.note && <span className="text-zinc-500 dark:text-zinc-400">{level.note}</span>}
+    </div>
+  );
+}
+
+export function NotificationList({ count, item, version, categories, category, level, modernLevel, onCategory, onLevel, onShowFrame }: NotificationListProps): ReactNode {
   const total = categories.reduce((n, c) => n + c.count, 0);
   return (
     <div className="space-y-2">
@@ -102,7 +137,7 @@ export function NotificationList({ count, item, version, categories, category, l
             );
           })}
         </div>
-        <LevelSelect level={level} onLevel={onLevel} />
+        {modernLevel ? <ModernLevelSelect level={modernLevel} /> : <LevelSelect level={level} onLevel={onLevel} />}
       </div>
       {count === 0 ? (
         <Note>{total === 0 ? 'No notifications yet.' : 'None in this category.'}</Note>

@@ -1,6 +1,8 @@
 /**
  * Server→client requests waiting for the user, shown above every tab: a count, each request with
  * its age and the time left before Loupe answers it with an error, and how recent ones ended.
+ * On a 2026-07-28 session the requests come embedded in a call's `input_required` result instead:
+ * the card says which call asked (`via`), and is answered with the same forms.
  */
 import { useState, type ReactNode } from 'react';
 import type { ElicitAction, ElicitationView } from '../lib/elicitation.ts';
@@ -25,6 +27,8 @@ export interface PendingItem {
   view: { kind: 'sampling'; sampling: SamplingView } | { kind: 'elicitation'; elicitation: ElicitationView; completed: boolean } | { kind: 'other' };
   busy: boolean;
   error?: string;
+  /** Where a request embedded in an `input_required` result came from, in one sentence (trace-rounds.ts viaSentence). */
+  via?: string;
 }
 
 export interface RecentItem {
@@ -104,6 +108,7 @@ function Card({ item, now, props }: { item: PendingItem; now: number; props: Pen
           <Clock request={item.request} now={now} />
           <button type="button" aria-expanded={open} className="ml-auto text-xs underline" onClick={() => setOpen(!open)}>{open ? 'Hide' : 'Show'}</button>
         </div>
+        {item.via !== undefined && <p className="mb-1 text-xs text-zinc-700 dark:text-zinc-300"><Text>{item.via}</Text></p>}
         {item.error && <Note tone="bad"><Text>{item.error}</Text></Note>}
         {item.busy && <Note>Answer sent; waiting for Loupe to confirm…</Note>}
         {open && <Body item={item} props={props} />}

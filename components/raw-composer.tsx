@@ -1,9 +1,10 @@
 /**
  * The raw composer: any JSON-RPC message, written by hand or taken from a frame ("Edit and
  * send"), sent on the session as is, and what came back. It sends anything that is a JSON object:
- * an inspector exists to see what a server does with the unexpected.
+ * an inspector exists to see what a server does with the unexpected. On an HTTP session, extra
+ * headers for that one POST too (a wrong `Mcp-Method`, a stray `Mcp-Session-Id`).
  */
-import type { ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import { formatJson, tooDeepNote } from '../lib/safe-json.ts';
 import { formatDuration } from '../lib/trace.ts';
 import { Pre } from './text.tsx';
@@ -35,6 +36,8 @@ export interface RawComposerProps {
   onSend(): void;
   onTemplate(kind: 'request' | 'notification'): void;
   onShowFrame(seq: number): void;
+  /** HTTP sessions: the `HTTP headers` field (one `Name: value` a line); absent on stdio. */
+  headers?: { text: string; onChange(text: string): void };
 }
 
 const small = `${buttonClass} !px-2 !py-0.5 !text-xs`;
@@ -84,6 +87,19 @@ function AnswerValue({ value }: { value: unknown }): ReactNode {
   );
 }
 
+function HeadersField({ text, onChange }: { text: string; onChange(text: string): void }): ReactNode {
+  const id = useId();
+  return (
+    <div className="mt-2">
+      <label htmlFor={`${id}-headers`} className="mb-1 block text-xs font-medium text-zinc-600 dark:text-zinc-300">HTTP headers</label>
+      <textarea id={`${id}-headers`} aria-describedby={`${id}-headers-hint`} rows={2} spellCheck={false} value={text} placeholder="Mcp-Method: tools/list" onChange={(e) => onChange(e.target.value)} className={`${inputClass} font-mono text-xs`} />
+      <p id={`${id}-headers-hint`} className="mt-0.5 text-xs text-zinc-500 dark:text-zinc-400">
+        One Name: value a line. They go on this one POST, over the transport&apos;s own headers: to see what the server does with a wrong Mcp-Method or a stray Mcp-Session-Id.
+      </p>
+    </div>
+  );
+}
+
 export function RawComposer(props: RawComposerProps): ReactNode {
   const { draft, origin, fromSeq, problem, canSend, cannotSendReason, onDraft, onSend, onTemplate } = props;
   return (
@@ -106,6 +122,7 @@ export function RawComposer(props: RawComposerProps): ReactNode {
         rows={8}
         className={`${inputClass} font-mono text-xs`}
       />
+      {props.headers && <HeadersField text={props.headers.text} onChange={props.headers.onChange} />}
       {problem && <Note tone="bad">{problem}</Note>}
       <div className="mt-2 flex items-center gap-2">
         <button type="button" className={primaryButtonClass} disabled={!canSend} onClick={onSend}>Send</button>

@@ -62,3 +62,22 @@ export function declaredCapabilities(choice: ClientCapabilityChoice): ClientCapa
   }
   return caps;
 }
+
+/** The tasks extension's identifier (SEP-2663): on 2026-07-28, tasks are an extension, not a capability. */
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+
+/**
+ * The client capabilities a 2026-07-28 request carries in its `_meta` (issue 12): the same
+ * choice, with tasks declared as the extension and without `roots.listChanged` (there is no
+ * notification channel from client to a stateless server to change it on).
+ */
+export function modernCapabilities(choice: ClientCapabilityChoice): Record<string, unknown> {
+  const caps: Record<string, unknown> = {};
+  if (choice.sampling) caps.sampling = choice.samplingTools ? { tools: {} } : {};
+  if (choice.elicitationForm || choice.elicitationUrl) {
+    caps.elicitation = { ...(choice.elicitationForm ? { form: {} } : {}), ...(choice.elicitationUrl ? { url: {} } : {}) };
+  }
+  if (choice.roots) caps.roots = {};
+  if (choice.tasks) caps.extensions = { [TASKS_EXTENSION]: {} };
+  return caps;
+}

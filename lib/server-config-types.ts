@@ -5,6 +5,17 @@ import { z } from 'zod';
  * This is what travels in a `connect` envelope and what the proxy acts on.
  */
 
+/**
+ * Which protocol generation a session speaks (issue 12): `2025-11-25` is the `initialize`
+ * handshake and its session; `2026-07-28` is stateless, with the version, client info and
+ * capabilities in every request's `_meta`; `auto` asks the server (`server/discover`) and says
+ * what it concluded and why. Absent means `2025-11-25`: what most servers speak today, and the
+ * SDK v2 docs warn debugging tools against negotiating silently.
+ */
+export const ProtocolChoiceSchema = z.enum(['2025-11-25', '2026-07-28', 'auto']);
+export type ProtocolChoice = z.infer<typeof ProtocolChoiceSchema>;
+export const DEFAULT_PROTOCOL: ProtocolChoice = '2025-11-25';
+
 /** A server the proxy starts as a child process and talks to over stdin/stdout. */
 export const StdioConfigSchema = z.object({
   kind: z.literal('stdio'),
@@ -15,6 +26,7 @@ export const StdioConfigSchema = z.object({
   /** Added to the safe default environment (the SDK's `getDefaultEnvironment()`). */
   env: z.record(z.string(), z.string()).default({}),
   cwd: z.string().optional(),
+  protocol: ProtocolChoiceSchema.optional(),
 });
 export type StdioConfig = z.infer<typeof StdioConfigSchema>;
 
@@ -32,6 +44,7 @@ export const HttpConfigSchema = z.object({
   url: z.string().url(),
   transport: HttpTransportSchema.default('auto'),
   headers: z.record(z.string(), z.string()).default({}),
+  protocol: ProtocolChoiceSchema.optional(),
 });
 export type HttpConfig = z.infer<typeof HttpConfigSchema>;
 

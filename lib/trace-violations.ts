@@ -19,12 +19,19 @@ export type ViolationCode =
   | 'reused-id'
   | 'undeclared-capability'
   | 'stdout-noise'
-  | 'not-json-rpc';
+  | 'not-json-rpc'
+  // 2026-07-28 sessions only (trace-violations-modern.ts):
+  | 'header-mismatch'
+  | 'session-id-stateless'
+  | 'result-type'
+  | 'deprecated-method';
 
 export interface Violation {
   code: ViolationCode;
   /** One plain sentence, for the row's detail. */
   message: string;
+  /** The specification section the frame breaks (set on the 2026-07-28 checks). */
+  spec?: string;
 }
 
 /** Short names for badges and the filter. */
@@ -38,6 +45,10 @@ export const VIOLATION_LABELS: Record<ViolationCode, string> = {
   'undeclared-capability': 'undeclared capability',
   'stdout-noise': 'stdout noise',
   'not-json-rpc': 'not JSON-RPC',
+  'header-mismatch': 'HTTP headers do not match the body',
+  'session-id-stateless': 'session id on a stateless session',
+  'result-type': 'resultType does not fit',
+  'deprecated-method': 'not in 2026-07-28',
 };
 
 /** The client capability a server→client request needs, and how the spec names it. */

@@ -41,6 +41,9 @@ export const LoupeErrorCodeSchema = z.enum([
   'UNAUTHORIZED',
   // Signing in with OAuth failed (issue 11): the sentence names the step and the cause.
   'OAUTH_FAILED',
+  // 2026-07-28 multi round trip (issue 12): the server kept asking, or the input was not given.
+  'TOO_MANY_ROUNDS',
+  'INPUT_REFUSED',
 ]);
 export type LoupeErrorCode = z.infer<typeof LoupeErrorCodeSchema>;
 
@@ -111,6 +114,12 @@ export const ServerRequestSchema = z.object({
   method: z.string(),
   params: z.record(z.string(), z.unknown()).optional(),
   receivedAt: z.number(),
+  /**
+   * Set when the request came embedded in an `input_required` result (2026-07-28 multi round
+   * trip) rather than as a server→client JSON-RPC request: which call asked (`call` is the
+   * JSON-RPC id of the request whose result asked), under which key, in which round.
+   */
+  via: z.object({ call: RequestIdSchema, method: z.string(), key: z.string(), round: z.number() }).optional(),
   /** When Loupe will answer with an error by itself if nobody has (ms since the epoch). */
   deadline: z.number(),
 });
@@ -131,6 +140,45 @@ export const ServerInfoSchema = z.object({
   /** `icons` of the server's Implementation (2025-11-25); untrusted: load only data: URLs. */
   icons: z.array(z.record(z.string(), z.unknown())).optional(),
 });
+
+/** The notifications a `subscriptions/listen` stream asks for (2026-07-28), or the server honoured. */
+export const SubscriptionFilterSchema = z.object({
+  toolsListChanged: z.boolean().optional(),
+  promptsListChanged: z.boolean().optional(),
+  resourcesListChanged: z.boolean().optional(),
+  resourceSubscriptions: z.array(z.string()).optional(),
+});
+export type SubscriptionFilter = z.infer<typeof SubscriptionFilterSchema>;
+
+/** The session's `subscriptions/listen` stream, as the page shows it. */
+export const ListenStateSchema = z.object({
+  state: z.enum(['opening', 'open', 'closed']),
+  filter: SubscriptionFilterSchema,
+  /** From `notifications/subscriptions/acknowledged`. */
+  honored: SubscriptionFilterSchema.optional(),
+  /** The listen request's JSON-RPC id (the subscription id). */
+  rpcId: RequestIdSchema.optional(),
+  /** How it ended: you closed it, the server ended it (empty result), the stream dropped, or an error. */
+  closed: z.enum(['local', 'graceful', 'remote', 'error']).optional(),
+  error: z.string().optional(),
+});
+export type ListenState = z.infer<typeof ListenStateSchema>;
+
+/**
+ * Which generation a session speaks, and why (issue 12): the mode asked for, what Loupe
+ * concluded, the probe it sent and the answer it got, in plain words.
+ */
+export const NegotiationSchema = z.object({
+  mode: z.enum(['2025-11-25', '2026-07-28', 'auto']),
+  era: z.enum(['legacy', 'modern']),
+  /** One sentence: what was concluded and why. */
+  reason: z.string(),
+  /** The probe as sent (method and version asked), when there was one. */
+  probe: z.string().optional(),
+  /** The answer to the probe, in short (a result's versions, an error's code and message, a timeout). */
+  answer: z.string().optional(),
+});
+export type Negotiation = z.infer<typeof NegotiationSchema>;
 
 export const SessionInfoSchema = z.object({
   id: z.string(),
@@ -174,5 +222,19 @@ export const SessionInfoSchema = z.object({
   connectTimeoutMs: z.number().optional(),
   /** Signing in with OAuth (issue 11): the phase, the page to open, scope and expiry; never a token. */
   auth: OAuthStateSchema.optional(),
+  /** `legacy`: a 2025 `initialize` session; `modern`: 2026-07-28, stateless (issue 12). */
+  era: z.enum(['legacy', 'modern']).optional(),
+  negotiation: NegotiationSchema.optional(),
+  /** What `server/discover` said beside capabilities and instructions (modern sessions). */
+  discovery: z
+    .object({
+      supportedVersions: z.array(z.string()),
+      /** `capabilities.extensions`, as sent. */
+      extensions: z.record(z.string(), z.unknown()).optional(),
+    })
+    .optional(),
+  /** The log level Loupe puts in each request's `_meta` (modern sessions; absent: none asked). */
+  logLevel: z.string().optional(),
+  listen: ListenStateSchema.optional(),
 });
 export type SessionInfo = z.infer<typeof SessionInfoSchema>;

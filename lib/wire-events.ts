@@ -29,6 +29,12 @@ export const FrameEventSchema = z.object({
   id: RequestIdSchema.optional(),
   /** Set on frames the user sent by hand: a replay as is, an edited replay, or the raw composer. */
   origin: z.enum(['replay', 'edited', 'composer']).optional(),
+  /**
+   * Set on a request Loupe re-sent after an `input_required` result (2026-07-28 multi round
+   * trip): `call` is the JSON-RPC id of the first request of the logical call, `n` the round
+   * (2 for the first re-send). The History folds the rounds of one call by it.
+   */
+  round: z.object({ call: RequestIdSchema, n: z.number() }).optional(),
 });
 export type FrameEvent = z.infer<typeof FrameEventSchema>;
 

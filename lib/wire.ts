@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { ServerConfigSchema } from './server-config-types.ts';
-import { ClientCapabilityChoiceSchema, LoupeErrorSchema, RequestIdSchema, RootSchema, RpcErrorSchema, ServerRequestSchema, SessionInfoSchema } from './wire-base.ts';
+import { ClientCapabilityChoiceSchema, LoupeErrorSchema, RequestIdSchema, RootSchema, RpcErrorSchema, ServerRequestSchema, SessionInfoSchema, SubscriptionFilterSchema } from './wire-base.ts';
 import { TraceEventSchema, TraceStatsSchema } from './wire-events.ts';
 import { ConfigLocationSchema, SavedCallSchema, WorkspaceStateSchema } from './wire-workspace.ts';
 import { OAuthForgetMessageSchema, OAuthGuidedMessageSchema, OAuthGuidedStateMessageSchema, OAuthSettingsMessageSchema } from './wire-oauth.ts';
@@ -68,7 +68,19 @@ export const SendRawMessageSchema = z.object({
   text: z.string().optional(),
   origin: z.enum(['replay', 'edited', 'composer']).default('composer'),
   timeoutMs: z.number().positive().optional(),
+  /**
+   * HTTP headers for this one POST (HTTP sessions only), set over the transport's own: to see
+   * what a server does with a wrong `Mcp-Method` or a stray `Mcp-Session-Id` (issue 12).
+   */
+  headers: z.record(z.string(), z.string()).optional(),
 });
+
+/** Open the session's `subscriptions/listen` stream (2026-07-28), replacing one already open. */
+export const ListenMessageSchema = z.object({ type: z.literal('listen'), session: z.string(), filter: SubscriptionFilterSchema });
+/** Close the session's `subscriptions/listen` stream (`notifications/cancelled` is sent). */
+export const UnlistenMessageSchema = z.object({ type: z.literal('unlisten'), session: z.string() });
+/** The log level put in every request's `_meta` on a 2026-07-28 session; null for none. */
+export const SetLogLevelMessageSchema = z.object({ type: z.literal('set-log-level'), session: z.string(), level: z.string().nullable() });
 
 /** The user's answer to a server→client request. */
 export const RespondMessageSchema = z.object({
@@ -180,6 +192,9 @@ export const ClientMessageSchema = z.discriminatedUnion('type', [
   OAuthSettingsMessageSchema,
   OAuthForgetMessageSchema,
   OAuthGuidedMessageSchema,
+  ListenMessageSchema,
+  UnlistenMessageSchema,
+  SetLogLevelMessageSchema,
 ]);
 export type ClientMessage = z.infer<typeof ClientMessageSchema>;
 export type RequestMessage = z.infer<typeof RequestMessageSchema>;

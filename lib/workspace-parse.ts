@@ -81,6 +81,7 @@ function readServer(name: string, entry: unknown, flavour: Flavour, ctx: Context
   const say = (note: string): void => void ctx.notes.push(`Server ${quoted(name)}: ${note}`);
   let config = parsed.value;
   if (ctx.extras?.transport === 'http' && config.kind === 'http' && config.transport === 'auto') config = { ...config, transport: 'http' };
+  if (ctx.extras?.protocol && ctx.extras.protocol !== '2025-11-25') config = { ...config, protocol: ctx.extras.protocol };
   if (e.disabled !== undefined && typeof e.disabled !== 'boolean') say('"disabled" is not true or false; the server is started.');
   const other = Object.fromEntries(Object.entries(e).filter(([key]) => !ENTRY_KEYS.includes(key) && key !== 'disabled'));
   for (const [key, value] of Object.entries(other)) {

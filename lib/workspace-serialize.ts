@@ -87,6 +87,7 @@ function extrasBlock(servers: WorkspaceServer[], flavour: Flavour): Json | undef
     if (server.extras.clientCapabilities) block.clientCapabilities = server.extras.clientCapabilities;
     if (server.extras.savedCalls?.length) block.savedCalls = server.extras.savedCalls;
     if (flavour === 'servers' && server.config.kind === 'http' && server.config.transport === 'http') block.transport = 'http';
+    if (server.config.protocol && server.config.protocol !== '2025-11-25') block.protocol = server.config.protocol;
     if (Object.keys(block).length > 0) blocks.push([server.name, block]);
   }
   return blocks.length > 0 ? { version: EXTRAS_VERSION, servers: Object.fromEntries(blocks) } : undefined;

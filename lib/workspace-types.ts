@@ -3,7 +3,7 @@
  * Types and the zod schemas that check Loupe's own key in a file; the logic is in workspace-*.ts.
  */
 import { z } from 'zod';
-import type { ServerConfig } from './server-config-types.ts';
+import { ProtocolChoiceSchema, type ServerConfig } from './server-config-types.ts';
 import { ClientCapabilityChoiceSchema, type ClientCapabilityChoice } from './wire-base.ts';
 import { SavedCallSchema } from './workspace-schemas.ts';
 
@@ -71,6 +71,8 @@ export const FileServerExtrasSchema = z.object({
   clientCapabilities: ClientCapabilityChoiceSchema.optional(),
   savedCalls: z.array(SavedCallSchema).optional(),
   transport: z.literal('http').optional(),
+  /** The protocol generation to speak (issue 12); absent: 2025-11-25. */
+  protocol: ProtocolChoiceSchema.optional(),
 });
 export type FileServerExtras = z.infer<typeof FileServerExtrasSchema>;
 

@@ -4,6 +4,7 @@
  * server verbatim (`mcp-loupe npx -y srv --port 9` gives `--port 9` to the server).
  */
 import { checkHeadless, emptyHeadless, HEADLESS_OPTIONS, modeOf, takeTrailingOptions, type HeadlessOptions } from './cli-headless.ts';
+import { ProtocolChoiceSchema, type ProtocolChoice } from '../lib/server-config-types.ts';
 import { checkOAuth, emptyOAuth, OAUTH_OPTIONS, OAUTH_USAGE, type CliOAuthOptions } from './cli-oauth.ts';
 
 export { resolveTarget, type ResolvedTarget, type TargetDeps, type WorkspaceTarget } from './cli-target.ts';
@@ -18,6 +19,8 @@ export interface CliOptions {
   env: Record<string, string>;
   cwd?: string;
   transport?: 'stdio' | 'http' | 'sse';
+  /** `--protocol`: the generation every server speaks (issue 12); absent: each server's own, else 2025-11-25. */
+  protocol?: ProtocolChoice;
   headers: Record<string, string>;
   config?: string;
   /** `--server NAME`, repeatable: the servers of the --config file to connect (none: all of them). */
@@ -51,6 +54,9 @@ Options go before the target; everything after the target is passed to the serve
   --cwd <dir>                     working directory for a stdio server
   --transport stdio|http|sse      force a transport (http: Streamable HTTP only, no SSE fallback)
   --header "Name: value"          HTTP header for a remote server (repeatable)
+  --protocol 2025-11-25|2026-07-28|auto
+                                  the protocol generation: 2025-11-25 sessions with initialize (default),
+                                  2026-07-28 stateless, or auto (ask with server/discover and say why)
   --config <file>                 open the servers of an mcp.json-style file (Claude Desktop, Cursor, VS Code,
                                   Claude Code, Windsurf, Cline; JSONC) and connect all of them at once
   --server <name>                 connect only this server of the --config file (repeatable); the others are listed
@@ -117,6 +123,7 @@ const OPTIONS = new Map<string, OptionSpec>([
   ['--env', valued(applyEnv)],
   ['--cwd', nonEmpty((o, v) => (o.cwd = v))],
   ['--transport', valued(applyTransport)],
+  ['--protocol', valued(applyProtocol)],
   ['--header', valued(applyHeader)],
   ['--config', nonEmpty((o, v) => (o.config = v))],
   ['--server', nonEmpty((o, v) => void o.servers.push(v))],
@@ -131,6 +138,13 @@ const ALIASES = new Map([
   ['-e', '--env'],
   ['-h', '--help'],
 ]);
+
+function applyProtocol(o: CliOptions, value: string, f: string): string | undefined {
+  const parsed = ProtocolChoiceSchema.safeParse(value.toLowerCase());
+  if (!parsed.success) return `${f} expects 2025-11-25, 2026-07-28 or auto, got ${JSON.stringify(value)}.`;
+  o.protocol = parsed.data;
+  return undefined;
+}
 
 function applyPort(o: CliOptions, value: string, f: string): string | undefined {
   const port = /^\d{1,5}$/.test(value) ? Number(value) : NaN;

@@ -42,13 +42,18 @@ export function resolveTarget(options: CliOptions, deps: TargetDeps): Result<Res
   if (options.config !== undefined) return fromConfigFile(options.config, options, deps);
   if (options.target.length > 0) {
     const config = normalizeTarget({ ...serverOptions(options), target: options.target });
-    return config.ok ? { ok: true, value: { config: config.value, isDefault: false, warnings: [] } } : config;
+    return config.ok ? { ok: true, value: { config: withProtocol(config.value, options), isDefault: false, warnings: [] } } : config;
   }
   try {
-    return { ok: true, value: { config: deps.defaultServer(), isDefault: true, warnings: [] } };
+    return { ok: true, value: { config: withProtocol(deps.defaultServer(), options), isDefault: true, warnings: [] } };
   } catch (e) {
     return fail(messageOf(e));
   }
+}
+
+/** `--protocol` on a server (issue 12): the default generation is left unwritten. */
+function withProtocol(config: ServerConfig, o: CliOptions): ServerConfig {
+  return o.protocol === undefined ? config : { ...config, protocol: o.protocol };
 }
 
 const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
@@ -79,7 +84,9 @@ function fromConfigFile(file: string, options: CliOptions, deps: TargetDeps): Re
   const start = options.servers.length > 0 ? [...new Set(options.servers)] : workspace.servers.filter((s) => !s.disabled).map((s) => s.name);
   const overridden = withFileOverrides(workspace, start, options);
   if (!overridden.ok) return fail(`${file}: ${overridden.error}`);
-  return { ok: true, value: { workspace: { path: file, text, workspace: overridden.value, start }, isDefault: false, warnings: workspace.notes } };
+  // --protocol speaks for every server of the file, over what the file says.
+  const servers = overridden.value.servers.map((s) => ({ ...s, config: withProtocol(s.config, options) }));
+  return { ok: true, value: { workspace: { path: file, text, workspace: { ...overridden.value, servers }, start }, isDefault: false, warnings: workspace.notes } };
 }
 
 /**

@@ -10,7 +10,7 @@ import type { HttpConfig } from '../lib/server-config-types.ts';
 import type { LoupeError } from '../lib/wire.ts';
 import { probeAuthDiscovery, type ProbeStep } from './http-auth-probe.ts';
 import { describeAttemptFailure } from './http-failure.ts';
-import { createHttpTap, type HttpFailure, type TapHooks, type VersionFacts, type WaitingExchange } from './http-tap.ts';
+import { createHttpTap, type HttpFailure, type HttpTap, type TapHooks, type VersionFacts, type WaitingExchange } from './http-tap.ts';
 import { pluralEvents } from './http-sse-watch.ts';
 import type { SessionOAuth } from './session-oauth.ts';
 import type { TraceRecorder } from './trace-recorder.ts';
@@ -29,7 +29,7 @@ export type FailedAttempt = {
   authSteps?: ProbeStep[];
 };
 
-export type HttpAttempt = { ok: true; transport: 'http' | 'sse'; protocolVersion?: string } | FailedAttempt;
+export type HttpAttempt = { ok: true; transport: 'http' | 'sse'; protocolVersion?: string; tap: HttpTap } | FailedAttempt;
 
 /** What a connected remote session does when the server ends it or a stream drops (issue 8). */
 export interface RemoteSession {
@@ -111,7 +111,7 @@ async function attempt(kind: 'http' | 'sse', config: HttpConfig, trace: TraceRec
       : new SSEClientTransport(url, { fetch, requestInit, eventSourceInit: { fetch }, authProvider });
   const version = captureProtocolVersion(transport);
   const outcome = await initialize(transport);
-  if (outcome.ok) return { ok: true, transport: kind, protocolVersion: version() };
+  if (outcome.ok) return { ok: true, transport: kind, protocolVersion: version(), tap };
   // The SDK stopped at the authorization page (UnauthorizedError): get the code, trade it, go again.
   const pending = authProvider?.pendingAuthorization();
   if (oauth && pending && signIns < MAX_SIGN_INS) {

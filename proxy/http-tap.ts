@@ -64,6 +64,11 @@ export interface HttpTap {
   versions(): VersionFacts;
   /** The `endpoint` event of a legacy SSE stream, as the server wrote it. */
   sseEndpoint(): string | undefined;
+  /**
+   * Sets `headers` on the one POST whose body is exactly `body`, over the transport's own (the raw
+   * composer's `HTTP headers`, issue 12: what does the server do with a wrong `Mcp-Method`?).
+   */
+  headersForBody(body: string, headers: Record<string, string>): void;
 }
 
 export type { StreamDrop };
@@ -255,7 +260,17 @@ export function createHttpTap(trace: TraceRecorder, kind: 'http' | 'sse' = 'http
     if (!ok) hooks.onStreamDropped?.(drop);
   };
 
-  const tapFetch: FetchLike = async (input, init) => {
+  const extraHeaders = new Map<string, Record<string, string>>();
+
+  const tapFetch: FetchLike = async (input, givenInit) => {
+    let init = givenInit;
+    const extra = extraHeaders.size > 0 && typeof init?.body === 'string' ? extraHeaders.get(init.body) : undefined;
+    if (extra && init) {
+      extraHeaders.delete(init.body as string);
+      const headers = new Headers(init.headers);
+      for (const [name, value] of Object.entries(extra)) headers.set(name, value);
+      init = { ...init, headers };
+    }
     const url = String(input);
     const method = init?.method ?? 'GET';
     const requestHeaders = maskHeaders(new Headers(init?.headers));
@@ -327,5 +342,12 @@ export function createHttpTap(trace: TraceRecorder, kind: 'http' | 'sse' = 'http
     });
   };
 
-  return { fetch: tapFetch, lastFailure: () => failure, waiting: () => waiting.oldest(), versions: () => ({ ...versions }), sseEndpoint: () => endpoint };
+  return {
+    fetch: tapFetch,
+    lastFailure: () => failure,
+    waiting: () => waiting.oldest(),
+    versions: () => ({ ...versions }),
+    sseEndpoint: () => endpoint,
+    headersForBody: (body, headers) => void extraHeaders.set(body, headers),
+  };
 }

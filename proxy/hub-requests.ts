@@ -34,7 +34,7 @@ export async function relayRawMessage(hub: Hub, ws: WebSocket, s: Session, messa
   const raw = rawMessageOf(message);
   const base = { type: 'response' as const, id: message.id, session: s.id };
   if (!raw.ok) return hub.sendTo(ws, { ...base, ok: false, error: raw.error, durationMs: 0 });
-  const outcome = await s.sendRaw(raw.message, message.origin, message.timeoutMs);
+  const outcome = await s.sendRaw(raw.message, message.origin, message.timeoutMs, message.headers);
   sendOutcome(hub, ws, { ...base, durationMs: performance.now() - started, rpcId: asRequestId(raw.message.id) }, outcome);
 }
 

@@ -204,6 +204,15 @@ export class Hub {
         return;
       case 'send-raw':
         return this.withSession(ws, message.session, (s) => relayRawMessage(this, ws, s, message));
+      case 'listen':
+        return this.withSession(ws, message.session, async (s) => {
+          const error = await s.listen(message.filter);
+          if (error) this.sendError(ws, error);
+        });
+      case 'unlisten':
+        return this.withSession(ws, message.session, (s) => s.unlisten());
+      case 'set-log-level':
+        return this.withSession(ws, message.session, (s) => s.setLogLevel(message.level));
       case 'request':
         return this.withSession(ws, message.session, (s) => relayRequest(this, ws, s, message));
     }

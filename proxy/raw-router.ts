@@ -35,6 +35,8 @@ export interface RouterRequestOptions {
   /** Aborting sends notifications/cancelled; the reason (an RpcError or a string) becomes the error. */
   signal: AbortSignal;
   onProgress?: (progress: ProgressParams) => void;
+  /** This request re-sends an earlier one after an `input_required` result (issue 12): its frame is marked. */
+  round?: { call: RequestId; n: number };
 }
 
 const key = (id: RequestId): string => `${typeof id}:${id}`;
@@ -61,10 +63,12 @@ export class RawRouter {
   private readonly waiting = new Map<string, Waiting>();
   private readonly progress = new Map<string, (params: ProgressParams) => void>();
   private nextId = 1;
+  /** Told the exact text of the next hand-sent message before it goes (the composer's HTTP headers). */
+  onSend?: (text: string) => void;
 
   constructor(
-    private readonly transport: Transport,
-    private readonly trace: TraceRecorder,
+    protected readonly transport: Transport,
+    protected readonly trace: TraceRecorder,
   ) {}
 
   /** Call once the SDK Client is connected (it has set `transport.onmessage` by then). */
@@ -94,6 +98,7 @@ export class RawRouter {
       this.progress.set(key(token), options.onProgress);
     }
     const message = { jsonrpc: '2.0' as const, id, method, ...(sendParams !== undefined ? { params: sendParams } : {}) };
+    if (options.round) this.trace.expectRound(id, options.round);
     const answer = this.wait(id);
     const onAbort = () => this.cancel(id, options.signal.reason);
     options.signal.addEventListener('abort', onAbort, { once: true });
@@ -116,7 +121,10 @@ export class RawRouter {
     const expectsAnswer = typeof message.method === 'string' && (typeof id === 'string' || typeof id === 'number');
     const answer = expectsAnswer ? this.wait(id as RequestId, timeoutMs) : undefined;
     // The page's text where it sent one (the hub remembered it), so that a message of any depth passes.
-    this.trace.expectOut(textOf(message) ?? stringifySafe(message) ?? '', origin);
+    const text = textOf(message) ?? stringifySafe(message) ?? '';
+    this.trace.expectOut(text, origin);
+    // The HTTP transports send JSON.stringify(message), which is the text for any message they can send.
+    this.onSend?.(stringifySafe(message) ?? text);
     try {
       await this.transport.send(message as JSONRPCMessage);
     } catch (error) {

@@ -4,13 +4,20 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
-import type { ClientCapabilityChoice, Root, SessionInfo } from '../lib/wire.ts';
+import type { ClientCapabilityChoice, Negotiation, Root, SessionInfo } from '../lib/wire.ts';
 import { declaredCapabilities } from '../lib/client-capabilities.ts';
 import { registerClientHandlers } from './client-side.ts';
 import type { ServerRequestBroker } from './server-requests.ts';
 import { VERSION } from './version.ts';
 
 export const CLIENT_INFO = { name: 'mcp-loupe', title: 'MCP Loupe', version: VERSION };
+
+/** The negotiation of a session opened as 2025-11-25 because that was chosen (the default). */
+export const LEGACY_CHOSEN: Negotiation = {
+  mode: '2025-11-25',
+  era: 'legacy',
+  reason: 'Protocol 2025-11-25 (the default): Loupe opened a session with initialize. Choose Auto or 2026-07-28 for a stateless server.',
+};
 
 export interface SessionClientOptions {
   session: string;

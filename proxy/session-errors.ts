@@ -28,7 +28,10 @@ export function versionMismatchError(supported: readonly string[], requested: st
   return {
     code: 'VERSION_MISMATCH',
     message: `The server supports ${supported.join(', ') || 'no version it named'}; Loupe asked for ${requested}.`,
-    hint: `Loupe speaks ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`,
+    // A 2026 server refusing initialize (issue 12): the other generation is one choice away.
+    hint: supported.some((v) => v >= '2026-07-28')
+      ? 'This server speaks the stateless 2026-07-28 protocol: choose 2026-07-28 (stateless) or Auto in Protocol (--protocol 2026-07-28|auto).'
+      : `Loupe speaks ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`,
   };
 }
 

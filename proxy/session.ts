@@ -4,10 +4,13 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { ServerConfig } from '../lib/server-config-types.ts';
-import type { ClientCapabilityChoice, LoupeError, Root, SessionInfo, SessionStatus } from '../lib/wire.ts';
-import { DEFAULT_CHOICE } from '../lib/client-capabilities.ts';
-import { createSessionClient, initializedInfo } from './session-client.ts';
+import { DEFAULT_PROTOCOL, type ServerConfig } from '../lib/server-config-types.ts';
+import type { ClientCapabilityChoice, LoupeError, Root, SessionInfo, SessionStatus, SubscriptionFilter } from '../lib/wire.ts';
+import { DEFAULT_CHOICE, modernCapabilities } from '../lib/client-capabilities.ts';
+import { CLIENT_INFO, createSessionClient, initializedInfo, LEGACY_CHOSEN } from './session-client.ts';
+import { SessionEras } from './session-eras.ts';
+import type { Listener } from './session-modern.ts';
+import type { HttpTap } from './http-tap.ts';
 import { RawRouter, type RawOutcome } from './raw-router.ts';
 import { DEFAULT_SERVER_REQUEST_TIMEOUT_MS, type ServerRequestBroker } from './server-requests.ts';
 import { DEFAULT_REQUEST_TIMEOUT_MS, RequestTimer } from './request-timer.ts';
@@ -23,8 +26,19 @@ import { DEFAULT_CONNECT_TIMEOUT_MS, type ClientSideOptions, type RequestOptions
 
 type Opened = { ok: true } | { ok: false; error: LoupeError };
 
+/** The SDK Client of either generation, as far as the session uses it. */
+type AnyClient = Pick<Client, 'close'>;
+
+export const SUPERSEDED: Opened = { ok: false, error: { code: 'CANCELLED', message: 'Superseded by a newer connect or a disconnect.' } };
+
 export class Session {
-  private client?: Client;
+  private client?: AnyClient;
+  /** A 2026-07-28 session's `subscriptions/listen` stream (issue 12). */
+  private listener?: Listener;
+  /** The log level put in each request's `_meta` on a 2026-07-28 session. */
+  private logLevel?: string;
+  /** The HTTP tap of a remote session, for the raw composer's headers. */
+  private httpTap?: HttpTap;
   private transport?: Transport;
   private stdio?: StdioTapTransport;
   private info: Omit<SessionInfo, 'id' | 'name' | 'config' | 'status' | 'since'> = {};
@@ -66,6 +80,28 @@ export class Session {
   ) {
     if (connectTimeoutMs) this.connectTimeoutMs = connectTimeoutMs;
     if (oauthContext) this.oauth = new SessionOAuth(oauthContext, trace, () => this.announce());
+    this.eras = new SessionEras({
+      id: this.id,
+      trace: this.trace,
+      broker: this.broker,
+      opening: this.opening,
+      isCurrent: (generation) => generation === this.generation,
+      envelope: () => ({ clientInfo: CLIENT_INFO, capabilities: modernCapabilities(this.choice), logLevel: this.logLevel }),
+      roots: () => this.roots,
+      choice: () => this.choice,
+      connectTimeoutMs: () => this.connectTimeoutMs,
+      serverRequestTimeoutMs: () => this.serverRequestTimeoutMs,
+      onClosed: (client) => this.onTransportClosed(client),
+      announce: () => this.announce(),
+      info: () => this.info,
+      take: (taken) => {
+        this.client = taken.client;
+        this.transport = taken.transport;
+        this.raw = taken.router;
+        this.listener = taken.listener;
+        if (taken.tap) this.httpTap = taken.tap;
+      },
+    });
   }
 
   setOAuthSettings(settings: OAuthSettings): Promise<void> {
@@ -114,6 +150,8 @@ export class Session {
       serverRequestTimeoutMs: this.serverRequestTimeoutMs,
       connectTimeoutMs: this.connectTimeoutMs,
       auth: this.authView(),
+      logLevel: this.logLevel,
+      listen: this.listener?.state,
     };
   }
 
@@ -136,6 +174,7 @@ export class Session {
     if (options.serverRequestTimeoutMs) this.serverRequestTimeoutMs = options.serverRequestTimeoutMs;
     if (options.connectTimeoutMs) this.connectTimeoutMs = options.connectTimeoutMs;
     this.info = {};
+    this.httpTap = undefined;
     this.setStatus('connecting');
     this.trace.record({ kind: 'transport', level: 'info', message: `Connecting to ${describeTarget(this.view?.config ?? config)}` });
     const outcome = config.kind === 'stdio' ? await this.connectStdio(config, generation) : await this.connectHttp(config, generation);
@@ -144,7 +183,7 @@ export class Session {
       this.fail(outcome.error);
       return;
     }
-    this.trace.record({ kind: 'transport', level: 'info', message: 'Initialized' });
+    this.trace.record({ kind: 'transport', level: 'info', message: this.info.era === 'modern' ? 'Connected: 2026-07-28, stateless (no initialize)' : 'Initialized' });
     this.setStatus('connected');
   }
 
@@ -166,6 +205,8 @@ export class Session {
     this.inFlight.clear();
     this.raw?.closeAll();
     this.raw = undefined;
+    this.listener?.reset();
+    this.listener = undefined;
     this.broker.dropSession(this.id);
     this.closing = true;
     try {
@@ -219,17 +260,47 @@ export class Session {
   }
 
   /** Sends a hand-written JSON-RPC message (raw composer, replay) beside the SDK. */
-  async sendRaw(message: Record<string, unknown>, origin: 'replay' | 'edited' | 'composer', timeoutMs?: number): Promise<RawOutcome> {
+  async sendRaw(message: Record<string, unknown>, origin: 'replay' | 'edited' | 'composer', timeoutMs?: number, headers?: Record<string, string>): Promise<RawOutcome> {
     if (!this.raw || this.statusValue !== 'connected') return { ok: false, error: { code: 'NOT_CONNECTED', message: 'The session is not connected.' } };
-    return this.raw.send(message, origin, timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
+    if (headers && Object.keys(headers).length > 0) {
+      if (!this.httpTap) return { ok: false, error: { code: 'BAD_MESSAGE', message: 'HTTP headers can be set only on a Streamable HTTP session.' } };
+      this.raw.onSend = (body) => this.httpTap?.headersForBody(body, headers);
+    }
+    try {
+      return await this.raw.send(message, origin, timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
+    } finally {
+      if (this.raw) this.raw.onSend = undefined;
+    }
   }
+
+  /** Opens the `subscriptions/listen` stream of a 2026-07-28 session (replacing an open one). */
+  async listen(filter: SubscriptionFilter): Promise<LoupeError | undefined> {
+    const client = this.client;
+    if (!this.listener || !client || this.statusValue !== 'connected') return { code: 'NOT_CONNECTED', message: 'Listening needs a connected 2026-07-28 session.' };
+    await this.listener.open(client as never, filter);
+    return undefined;
+  }
+
+  async unlisten(): Promise<void> {
+    await this.listener?.close();
+  }
+
+  /** The log level of every later request on a 2026-07-28 session (null: none). */
+  setLogLevel(level: string | null): void {
+    this.logLevel = level ?? undefined;
+    this.announce();
+  }
+
+  /** The 2026-07-28 half: the probe and the v2 Client (session-eras.ts). */
+  private readonly eras: SessionEras;
 
   /** Replaces the roots; tells the server when Loupe declared `roots.listChanged`. */
   async setRoots(roots: Root[]): Promise<void> {
     this.roots = roots;
     this.onChange(this.snapshot());
-    if (this.client && this.statusValue === 'connected' && this.choice.roots && this.choice.rootsListChanged) {
-      await this.client.sendRootsListChanged().catch(() => undefined);
+    // A 2026-07-28 server is stateless: there is no session to tell (the next request carries the roots it asks for).
+    if (this.client && this.info.era !== 'modern' && this.statusValue === 'connected' && this.choice.roots && this.choice.rootsListChanged) {
+      await (this.client as Client).sendRootsListChanged().catch(() => undefined);
     }
   }
 
@@ -241,8 +312,18 @@ export class Session {
   }
 
   private async connectStdio(config: Extract<ServerConfig, { kind: 'stdio' }>, generation: number): Promise<Opened> {
-    const transport = new StdioTapTransport(config, this.trace);
+    let transport = new StdioTapTransport(config, this.trace);
     this.stdio = transport;
+    const mode = config.protocol ?? DEFAULT_PROTOCOL;
+    if (mode !== '2025-11-25') {
+      const judged = await this.eras.probeStdio(transport, mode, generation);
+      if (judged.kind === 'done') return judged.outcome;
+      // A 2025 verdict: the server that died of the probe is started again for initialize.
+      if (transport.exit) {
+        transport = new StdioTapTransport(config, this.trace);
+        this.stdio = transport;
+      }
+    }
     const outcome = await this.initialize(transport, generation);
     if (outcome.ok) {
       this.info.transport = 'stdio';
@@ -256,7 +337,13 @@ export class Session {
     return { ok: false, error: exitError(exit.code, exit.signal, exit.stderrTail, 'before it finished initializing') };
   }
 
+  /** `Auto` or `2026-07-28` on stdio: the probe on the session's own child, then the v2 Client or a 2025 verdict. */
   private async connectHttp(config: Extract<ServerConfig, { kind: 'http' }>, generation: number): Promise<Opened> {
+    const mode = config.protocol ?? DEFAULT_PROTOCOL;
+    if (mode !== '2025-11-25') {
+      const outcome = await this.eras.probeHttp(config, mode, generation);
+      if (outcome) return outcome;
+    }
     // Loaded on first use: the HTTP/SSE transports pull in the SDK's OAuth code and an EventSource,
     // which a stdio-only session (the common case) need not hold in memory.
     const { openHttpTransport, describeHttpFailure } = await import('./http-connect.ts');
@@ -265,6 +352,7 @@ export class Session {
     if (attempt.ok) {
       this.info.transport = attempt.transport;
       this.info.protocolVersion = attempt.protocolVersion;
+      this.httpTap = attempt.tap;
       return { ok: true };
     }
     return { ok: false, error: describeHttpFailure(config.url, attempt) };
@@ -302,7 +390,7 @@ export class Session {
   private async initialize(transport: Transport, generation: number): Promise<Opened> {
     if (generation !== this.generation) {
       await transport.close();
-      return { ok: false, error: { code: 'CANCELLED', message: 'Superseded by a newer connect or a disconnect.' } };
+      return SUPERSEDED;
     }
     this.opening.add(transport);
     const client = this.newClient();
@@ -317,7 +405,7 @@ export class Session {
     }
     if (generation !== this.generation) {
       await client.close();
-      return { ok: false, error: { code: 'CANCELLED', message: 'Superseded by a newer connect or a disconnect.' } };
+      return SUPERSEDED;
     }
     this.adopt(client, transport);
     return { ok: true };
@@ -339,11 +427,12 @@ export class Session {
     this.transport = transport;
     this.raw = new RawRouter(transport, this.trace);
     this.raw.install();
-    Object.assign(this.info, initializedInfo(client));
+    Object.assign(this.info, initializedInfo(client), { era: 'legacy' as const });
+    this.info.negotiation ??= LEGACY_CHOSEN;
   }
 
   /** The transport closed without being asked to (the child died, the server went away). */
-  private onTransportClosed(client: Client): void {
+  private onTransportClosed(client: unknown): void {
     if (client !== this.client || this.closing) return;
     this.client = undefined;
     const exit = this.stdio?.exit;

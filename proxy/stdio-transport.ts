@@ -96,7 +96,18 @@ export class StdioTapTransport implements Transport {
     this.protocolVersion = version;
   }
 
+  /**
+   * Starts the child once: a second call (the SDK Client's connect, after Loupe's own protocol
+   * probe ran on this transport, issue 12) finds it started and does nothing.
+   */
   async start(): Promise<void> {
+    this.starting ??= this.spawnChild();
+    await this.starting;
+  }
+
+  private starting?: Promise<void>;
+
+  private async spawnChild(): Promise<void> {
     const problem = this.checkBeforeSpawn();
     if (problem) throw new TransportStartError(problem);
     const { command, args, cwd } = this.config;

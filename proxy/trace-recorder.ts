@@ -56,6 +56,14 @@ export class TraceRecorder {
     this.origins.set(raw, origin);
   }
 
+  /** Rounds of multi-round-trip calls (issue 12), by the JSON-RPC id of the re-sent request. */
+  private readonly rounds = new Map<string, { call: string | number; n: number }>();
+
+  /** The outgoing request with this id re-sends `round.call` (round `round.n`): its frame says so. */
+  expectRound(id: string | number, round: { call: string | number; n: number }): void {
+    this.rounds.set(`${typeof id}:${id}`, round);
+  }
+
   /**
    * Values the page must never see (issue 9: the secret env/header values of this session). An
    * HTTP exchange's request headers carrying one are masked here, at the source, whatever their
@@ -71,6 +79,14 @@ export class TraceRecorder {
       if (origin) {
         this.origins.delete(event.raw);
         event.origin = origin;
+      }
+    }
+    if (this.rounds.size > 0 && event.kind === 'frame' && event.dir === 'out' && event.id !== undefined) {
+      const key = `${typeof event.id}:${event.id}`;
+      const round = this.rounds.get(key);
+      if (round) {
+        this.rounds.delete(key);
+        event.round = round;
       }
     }
     this.events.push(event);
