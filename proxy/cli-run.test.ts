@@ -92,7 +92,8 @@ describe('mcp-loupe --cli', () => {
   });
 
   it('exit 4 when a request outlives --timeout', async () => {
-    const out = await cli('--timeout', '300', '--method', 'tools/call', '--tool-name', 'trigger-long-running-operation', '--tool-arg', 'duration=5', '--tool-arg', 'steps=5');
+    // 2 s: enough for server-everything to start on a busy machine (the limit holds for initialize too), far below the call's 10 s.
+    const out = await cli('--timeout', '2000', '--method', 'tools/call', '--tool-name', 'trigger-long-running-operation', '--tool-arg', 'duration=10', '--tool-arg', 'steps=5');
     expect(out.code).toBe(4);
     expect(out.stderr).toMatch(/timed out/);
   });

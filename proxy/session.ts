@@ -1,35 +1,32 @@
 /**
  * One connected MCP server: an SDK `Client` over a tapped transport, its status, and its trace.
- * The browser is only a view of this; a page reload finds the session as it was.
+ * The browser is only a view of this; a page reload finds the session as it was. How a connection
+ * is opened in each protocol generation is in session-eras.ts (issue 12).
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { DEFAULT_PROTOCOL, type ServerConfig } from '../lib/server-config-types.ts';
+import type { ServerConfig } from '../lib/server-config-types.ts';
 import type { ClientCapabilityChoice, LoupeError, Root, SessionInfo, SessionStatus, SubscriptionFilter } from '../lib/wire.ts';
 import { DEFAULT_CHOICE, modernCapabilities } from '../lib/client-capabilities.ts';
-import { CLIENT_INFO, createSessionClient, initializedInfo, LEGACY_CHOSEN } from './session-client.ts';
+import { CLIENT_INFO } from './session-client.ts';
 import { SessionEras } from './session-eras.ts';
 import type { Listener } from './session-modern.ts';
 import type { HttpTap } from './http-tap.ts';
-import { RawRouter, type RawOutcome } from './raw-router.ts';
+import type { RawRouter, RawOutcome } from './raw-router.ts';
 import { DEFAULT_SERVER_REQUEST_TIMEOUT_MS, type ServerRequestBroker } from './server-requests.ts';
 import { DEFAULT_REQUEST_TIMEOUT_MS, RequestTimer } from './request-timer.ts';
-import { StdioTapTransport, TransportStartError } from './stdio-transport.ts';
-import type { RemoteSession } from './http-connect.ts';
+import type { StdioTapTransport } from './stdio-transport.ts';
 import { TraceRecorder, now } from './trace-recorder.ts';
-import { describeTarget, exitError, initError } from './session-errors.ts';
+import { describeTarget, exitError } from './session-errors.ts';
 import { SessionOAuth, type OAuthContext } from './session-oauth.ts';
 import type { OAuthSettings } from '../lib/wire-oauth.ts';
 
 export { DEFAULT_CONNECT_TIMEOUT_MS, type ClientSideOptions, type RequestOptions, type RequestOutcome, type SessionView } from './session-types.ts';
 import { DEFAULT_CONNECT_TIMEOUT_MS, type ClientSideOptions, type RequestOptions, type RequestOutcome, type SessionView } from './session-types.ts';
 
-type Opened = { ok: true } | { ok: false; error: LoupeError };
-
 /** The SDK Client of either generation, as far as the session uses it. */
 type AnyClient = Pick<Client, 'close'>;
 
-export const SUPERSEDED: Opened = { ok: false, error: { code: 'CANCELLED', message: 'Superseded by a newer connect or a disconnect.' } };
 
 export class Session {
   private client?: AnyClient;
@@ -100,6 +97,25 @@ export class Session {
         this.raw = taken.router;
         this.listener = taken.listener;
         if (taken.tap) this.httpTap = taken.tap;
+      },
+      setStdio: (transport) => (this.stdio = transport),
+      oauth: this.oauth,
+      takeRenewing: () => {
+        const renewing = this.renewing;
+        this.renewing = false;
+        return renewing;
+      },
+      isLive: (generation) => generation === this.generation && this.statusValue === 'connected',
+      renew: (error) => {
+        this.failPending(error);
+        this.trace.record({ kind: 'transport', level: 'warn', message: error.message });
+        this.renewing = true;
+        void this.connect();
+      },
+      drop: (error) => {
+        this.failPending(error);
+        this.fail(error);
+        void this.disconnect({ quiet: true });
       },
     });
   }
@@ -177,7 +193,7 @@ export class Session {
     this.httpTap = undefined;
     this.setStatus('connecting');
     this.trace.record({ kind: 'transport', level: 'info', message: `Connecting to ${describeTarget(this.view?.config ?? config)}` });
-    const outcome = config.kind === 'stdio' ? await this.connectStdio(config, generation) : await this.connectHttp(config, generation);
+    const outcome = config.kind === 'stdio' ? await this.eras.connectStdio(config, generation) : await this.eras.connectHttp(config, generation);
     if (generation !== this.generation) return;
     if (!outcome.ok) {
       this.fail(outcome.error);
@@ -309,126 +325,6 @@ export class Session {
     const controller = this.inFlight.get(uiId);
     controller?.abort('Cancelled by the user (notifications/cancelled sent)');
     return controller !== undefined;
-  }
-
-  private async connectStdio(config: Extract<ServerConfig, { kind: 'stdio' }>, generation: number): Promise<Opened> {
-    let transport = new StdioTapTransport(config, this.trace);
-    this.stdio = transport;
-    const mode = config.protocol ?? DEFAULT_PROTOCOL;
-    if (mode !== '2025-11-25') {
-      const judged = await this.eras.probeStdio(transport, mode, generation);
-      if (judged.kind === 'done') return judged.outcome;
-      // A 2025 verdict: the server that died of the probe is started again for initialize.
-      if (transport.exit) {
-        transport = new StdioTapTransport(config, this.trace);
-        this.stdio = transport;
-      }
-    }
-    const outcome = await this.initialize(transport, generation);
-    if (outcome.ok) {
-      this.info.transport = 'stdio';
-      this.info.protocolVersion = transport.protocolVersion;
-      return outcome;
-    }
-    // Did the child end by itself? (The exit is recorded before the SDK sees the closed pipe.)
-    const exit = transport.exit;
-    await transport.close();
-    if (!exit || (outcome.error.code !== 'INIT_FAILED' && outcome.error.code !== 'TIMEOUT')) return outcome;
-    return { ok: false, error: exitError(exit.code, exit.signal, exit.stderrTail, 'before it finished initializing') };
-  }
-
-  /** `Auto` or `2026-07-28` on stdio: the probe on the session's own child, then the v2 Client or a 2025 verdict. */
-  private async connectHttp(config: Extract<ServerConfig, { kind: 'http' }>, generation: number): Promise<Opened> {
-    const mode = config.protocol ?? DEFAULT_PROTOCOL;
-    if (mode !== '2025-11-25') {
-      const outcome = await this.eras.probeHttp(config, mode, generation);
-      if (outcome) return outcome;
-    }
-    // Loaded on first use: the HTTP/SSE transports pull in the SDK's OAuth code and an EventSource,
-    // which a stdio-only session (the common case) need not hold in memory.
-    const { openHttpTransport, describeHttpFailure } = await import('./http-connect.ts');
-    const remote = this.remoteSession(generation);
-    const attempt = await openHttpTransport(config, this.trace, (transport) => this.initialize(transport, generation), remote, this.oauth);
-    if (attempt.ok) {
-      this.info.transport = attempt.transport;
-      this.info.protocolVersion = attempt.protocolVersion;
-      this.httpTap = attempt.tap;
-      return { ok: true };
-    }
-    return { ok: false, error: describeHttpFailure(config.url, attempt) };
-  }
-
-  /**
-   * What a remote session does when the server ends it (404 on `Mcp-Session-Id`) or a response
-   * stream drops (issue 8); http-connect.ts decides which, this acts on the session.
-   */
-  private remoteSession(generation: number): RemoteSession {
-    const renewed = this.renewing;
-    this.renewing = false;
-    return {
-      renewed,
-      isCurrent: () => generation === this.generation && this.statusValue === 'connected',
-      renew: (error) => {
-        this.failPending(error);
-        this.trace.record({ kind: 'transport', level: 'warn', message: error.message });
-        this.renewing = true;
-        void this.connect();
-      },
-      drop: (error) => {
-        this.failPending(error);
-        this.fail(error);
-        void this.disconnect({ quiet: true });
-      },
-    };
-  }
-
-  /**
-   * Runs `initialize` over a transport with a fresh Client. The transport is tracked while it
-   * initializes (a disconnect closes it); an attempt that a disconnect or reconnect overtook
-   * closes what it opened and adopts nothing.
-   */
-  private async initialize(transport: Transport, generation: number): Promise<Opened> {
-    if (generation !== this.generation) {
-      await transport.close();
-      return SUPERSEDED;
-    }
-    this.opening.add(transport);
-    const client = this.newClient();
-    const timeoutMs = this.connectTimeoutMs;
-    try {
-      await client.connect(transport, { timeout: timeoutMs });
-    } catch (error) {
-      if (error instanceof TransportStartError) return { ok: false, error: error.loupeError };
-      return { ok: false, error: initError(error, timeoutMs) };
-    } finally {
-      this.opening.delete(transport);
-    }
-    if (generation !== this.generation) {
-      await client.close();
-      return SUPERSEDED;
-    }
-    this.adopt(client, transport);
-    return { ok: true };
-  }
-
-  private newClient(): Client {
-    return createSessionClient({
-      session: this.id,
-      choice: this.choice,
-      roots: () => this.roots,
-      serverRequestTimeoutMs: () => this.serverRequestTimeoutMs,
-      broker: this.broker,
-      onClose: (client) => this.onTransportClosed(client),
-    });
-  }
-
-  private adopt(client: Client, transport: Transport): void {
-    this.client = client;
-    this.transport = transport;
-    this.raw = new RawRouter(transport, this.trace);
-    this.raw.install();
-    Object.assign(this.info, initializedInfo(client), { era: 'legacy' as const });
-    this.info.negotiation ??= LEGACY_CHOSEN;
   }
 
   /** The transport closed without being asked to (the child died, the server went away). */
