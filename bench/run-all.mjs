@@ -81,6 +81,16 @@ const BENCHES = [
     meets: (r) => r.floor !== undefined && r.floor.loupeToFloor <= r.floor.target,
   },
   {
+    name: 'protocol',
+    row: (r) => [
+      `2026-07-28 tools/call echo (--protocol 2026-07-28, v2 fixture), median of ${r.loupe.n}`,
+      `${r.loupe.median.toFixed(3)} ms`,
+      `${r.direct.median.toFixed(3)} ms (direct v2 SDK Client)`,
+      `${r.ratio.toFixed(2)}×`,
+      `≤ ${r.target.ratioOfMediansAtMost}×`,
+    ],
+  },
+  {
     name: 'cli',
     row: (r) => [
       `mcp-loupe --cli --method tools/list, spawn → exit (median of ${r.oneShot.loupe.n})`,
