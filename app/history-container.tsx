@@ -76,6 +76,7 @@ function Composer({ view, actions, canSend, reason }: { view: TraceView; actions
         onSend={() => void traceActions.sendDraft()}
         onTemplate={(kind) => traceActions.useTemplate(kind)}
         onShowFrame={(seq) => trace.select(seq, true)}
+        headers={view.session?.config.kind === 'http' && !view.readOnly ? { text: c.headers, onChange: (text) => traceActions.setHeaders(text) } : undefined}
       />
     </Panel>
   );

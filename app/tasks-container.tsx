@@ -18,7 +18,7 @@ export function TasksContainer(): ReactNode {
   }, [tasks, id, since, connected, canList]);
   const rows: TaskRow[] = state.tasks
     .filter((t) => t.session === id)
-    .map((t) => ({ key: `${t.session}/${t.info.taskId}`, info: t.info, tool: t.tool, startedHere: t.startedHere, result: t.result, pollError: t.pollError, cancel: t.cancel }));
+    .map((t) => ({ key: `${t.session}/${t.info.taskId}`, info: t.info, tool: t.tool, startedHere: t.startedHere, result: t.result, pollError: t.pollError, cancel: t.cancel, modern: t.modern }));
   return (
     <TasksView
       rows={rows}

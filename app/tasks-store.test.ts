@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PortFixture } from './port-fixture.ts';
-import { TasksStore } from './tasks-store.ts';
+import { followTaskCall, TasksStore } from './tasks-store.ts';
 
 
 const task = (status: string, extra: Record<string, unknown> = {}) => ({ taskId: 't1', status, createdAt: '2026-01-01T00:00:00Z', lastUpdatedAt: '2026-01-01T00:00:01Z', ttl: 60_000, pollInterval: 500, ...extra });
@@ -101,5 +101,52 @@ describe('TasksStore', () => {
     expect(store.runsAsTask('a', 'required')).toBe(false);
     store.setAsTask('a', true);
     expect(store.runsAsTask('a', 'forbidden')).toBe(false);
+  });
+
+  it('follows a 2026-07-28 task handle with tasks/get at its pollIntervalMs until it ends, taking the result it carries', async () => {
+    const handle = { resultType: 'task', taskId: 'job-1', status: 'working', pollIntervalMs: 300 };
+    expect(store.adopt({ content: [{ type: 'text', text: 'plain' }] }, { id: 'c0', tool: 'long-job', args: {}, startedAt: 1, durationMs: 1 })).toBe(false);
+    expect(store.adopt(handle, { id: 'c1', tool: 'long-job', args: { n: 1 }, startedAt: 1, durationMs: 2 })).toBe(true);
+    expect(store.getSnapshot().run).toMatchObject({ id: 'c1', status: 'done', taskId: 'job-1', modern: true });
+    expect(store.getSnapshot().tasks[0]).toMatchObject({ tool: 'long-job', startedHere: true, modern: true, callId: 'c1', info: { status: 'working' } });
+
+    await vi.advanceTimersByTimeAsync(299);
+    expect(app.requests).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(app.requests[0]).toMatchObject({ method: 'tasks/get', params: { taskId: 'job-1' } });
+    app.answer('tasks/get', { taskId: 'job-1', status: 'working', statusMessage: 'step 2 of 3', pollIntervalMs: 300 });
+    await settle();
+    expect(store.getSnapshot().tasks[0].info.statusMessage).toBe('step 2 of 3');
+
+    await vi.advanceTimersByTimeAsync(300);
+    app.answer('tasks/get', { taskId: 'job-1', status: 'completed', result: { content: [{ type: 'text', text: 'Job done' }] } });
+    await settle();
+    expect(store.getSnapshot().tasks[0].result).toMatchObject({ state: 'done', outcome: { ok: true, result: { content: [{ text: 'Job done' }] } } });
+    // No tasks/result on 2026-07-28, and no more polls once it ended.
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(app.requests).toEqual([]);
+
+    // The Result region shows the call with the result the task carried, not the handle.
+    const call = { id: 'c1', session: 's', tool: 'long-job', args: {}, startedAt: 1, status: 'done' as const, settings: { timeoutMs: 1, resetTimeoutOnProgress: true }, outcome: { ok: true as const, result: handle, durationMs: 2 } };
+    expect(followTaskCall(call, store.getSnapshot())?.outcome).toMatchObject({ ok: true, result: { content: [{ text: 'Job done' }] } });
+    expect(followTaskCall({ ...call, id: 'other' }, store.getSnapshot())).toMatchObject({ outcome: { result: handle } });
+  });
+
+  it('asks tasks/get, not tasks/result, for a 2026-07-28 task\'s result, and after a cancel', async () => {
+    store.adopt({ resultType: 'task', taskId: 'job-2', status: 'working', pollIntervalMs: 10_000 }, { id: 'c2', tool: 'long-job', args: {}, startedAt: 1, durationMs: 1 });
+    const result = store.fetchResult('job-2');
+    expect(app.requests.map((r) => r.method)).toEqual(['tasks/get']);
+    app.answer('tasks/get', { taskId: 'job-2', status: 'failed', error: { code: -32000, message: 'disk full' } });
+    await result;
+    expect(store.getSnapshot().tasks[0].result).toMatchObject({ state: 'done', outcome: { ok: false, error: { message: 'disk full' } } });
+
+    store.adopt({ resultType: 'task', taskId: 'job-3', status: 'working', pollIntervalMs: 10_000 }, { id: 'c3', tool: 'long-job', args: {}, startedAt: 1, durationMs: 1 });
+    const cancel = store.cancel('job-3');
+    app.answer('tasks/cancel', {});
+    await settle();
+    expect(app.requests.map((r) => r.method)).toEqual(['tasks/get']);
+    app.answer('tasks/get', { taskId: 'job-3', status: 'cancelled' });
+    await cancel;
+    expect(store.getSnapshot().tasks.find((t) => t.info.taskId === 'job-3')?.info.status).toBe('cancelled');
   });
 });

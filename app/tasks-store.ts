@@ -4,10 +4,15 @@
  * polled with `tasks/get` until they end, and their `tasks/result` is fetched when they need input
  * (the server's requests travel with that call) or have ended.
  * https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks
+ *
+ * On 2026-07-28 sessions the server makes a plain `tools/call` a task when it wants to (the tasks
+ * extension, lib/tasks.ts): the call's task handle is adopted here (`adopt`) and polled with
+ * `tasks/get` until it ends; the final result comes with the task, not from `tasks/result`.
  */
-import { createdTask, isTerminal, mergeTask, parseTask, parseTaskList, pollDelay, taskCallParams, wantsResult, type TaskInfo, type TaskSupport } from '../lib/tasks.ts';
+import { carriedOutcome, createdTask, isTerminal, mergeTask, parseTask, parseTaskList, pollDelay, taskCallParams, taskHandle, wantsResult, type TaskInfo, type TaskSupport } from '../lib/tasks.ts';
 import { frameParams } from '../lib/trace.ts';
 import type { TraceEvent } from '../lib/wire.ts';
+import type { ToolCall } from './call-store.ts';
 import { newRequestId, type RequestOutcome } from './request-outcome.ts';
 import type { SessionPort } from './session-port.ts';
 
@@ -23,6 +28,10 @@ export interface TaskEntry {
   /** The last tasks/get failure, if the latest poll failed. */
   pollError?: string;
   cancel?: { state: 'sending' } | { state: 'failed'; error: string };
+  /** A 2026-07-28 task (the extension): its result comes with `tasks/get`. */
+  modern?: boolean;
+  /** The tab's id of the `tools/call` the server answered with this task (call-store.ts). */
+  callId?: string;
 }
 
 /** The latest "run as task" of this tab, for the Tools tab. */
@@ -35,6 +44,8 @@ export interface TaskRun {
   status: 'running' | 'done';
   outcome?: RequestOutcome;
   taskId?: string;
+  /** The server made a plain call a task (2026-07-28): not a "Run as task" of this tab. */
+  modern?: boolean;
 }
 
 export interface TasksState {
@@ -106,6 +117,23 @@ export class TasksStore {
     this.follow(session, task.taskId);
   }
 
+  /**
+   * A 2026-07-28 `tools/call` of this tab came back as a task handle: follow it like a task run
+   * here (the Tools tab's task status, the Tasks tab, polling). False when `result` is no handle.
+   */
+  adopt(result: unknown, call: { id: string; tool: string; args: unknown; startedAt: number; durationMs: number }): boolean {
+    const task = taskHandle(result);
+    if (!task) return false;
+    const session = this.session;
+    const outcome: RequestOutcome = { ok: true, result, durationMs: call.durationMs };
+    this.set({ ...this.state, run: { id: call.id, session, tool: call.tool, args: call.args, startedAt: call.startedAt, status: 'done', outcome, taskId: task.taskId, modern: true } });
+    this.upsert(session, task, { tool: call.tool, args: call.args, startedHere: true, modern: true, callId: call.id });
+    // A handle that has ended already carries no result: one tasks/get fetches it.
+    if (isTerminal(task.status)) void this.poll(task.taskId, session);
+    else this.follow(session, task.taskId);
+    return true;
+  }
+
   /** tasks/list, every page (up to LIST_PAGE_CAP). */
   async refreshList(): Promise<void> {
     const session = this.session;
@@ -133,13 +161,26 @@ export class TasksStore {
     const task = outcome.ok ? parseTask(outcome.result) : undefined;
     if (!outcome.ok) this.patch(session, taskId, { pollError: errorText(outcome) });
     else if (!task) this.patch(session, taskId, { pollError: 'tasks/get answered something that is not a task' });
-    else this.upsert(session, task, { pollError: undefined });
+    else {
+      this.upsert(session, task, { pollError: undefined });
+      this.takeCarried(session, taskId, outcome.durationMs);
+    }
+  }
+
+  /** A finished 2026-07-28 task carries its result (or error): that is the task's result. */
+  private takeCarried(session: string, taskId: string, durationMs: number): void {
+    const entry = this.find(session, taskId);
+    if (!entry?.modern || entry.result.state === 'done') return;
+    const carried = carriedOutcome(entry.info);
+    if (carried) this.patch(session, taskId, { result: { state: 'done', outcome: { ...carried, durationMs } } });
   }
 
   /** tasks/result: blocks on the server until the task ends; its requests for input arrive meanwhile. */
   async fetchResult(taskId: string, session = this.session): Promise<void> {
     const entry = this.find(session, taskId);
     if (!entry || entry.result.state === 'waiting') return;
+    // 2026-07-28 has no tasks/result: the task itself carries its result.
+    if (entry.modern) return this.poll(taskId, session);
     this.patch(session, taskId, { result: { state: 'waiting' } });
     const outcome = await this.port.request('tasks/result', { taskId }, newRequestId(), { timeoutMs: RESULT_TIMEOUT_MS, resetTimeoutOnProgress: true });
     this.patch(session, taskId, { result: { state: 'done', outcome } });
@@ -153,7 +194,11 @@ export class TasksStore {
     const task = outcome.ok ? parseTask(outcome.result) : undefined;
     if (!outcome.ok) this.patch(session, taskId, { cancel: { state: 'failed', error: errorText(outcome) } });
     else if (task) this.upsert(session, task, { cancel: undefined });
-    else this.patch(session, taskId, { cancel: undefined });
+    else {
+      this.patch(session, taskId, { cancel: undefined });
+      // SEP-2663's tasks/cancel answers an empty result: ask for the status it left.
+      if (this.find(session, taskId)?.modern) await this.poll(taskId, session);
+    }
   }
 
   /** Forget the tasks of a session that have ended. */
@@ -215,7 +260,18 @@ export class TasksStore {
   }
 }
 
+/**
+ * A call as the Result region should show it: one the server made a task (2026-07-28) shows the
+ * result the finished task carries, or its error, in place of the task handle.
+ */
+export function followTaskCall(call: ToolCall | undefined, tasks: TasksState): ToolCall | undefined {
+  if (call?.status !== 'done') return call;
+  const entry = tasks.tasks.find((t) => t.modern && t.callId === call.id && t.session === call.session);
+  if (entry?.result.state !== 'done') return call;
+  return { ...call, outcome: entry.result.outcome };
+}
+
 /** A task started here gets its result fetched by itself when it needs input or has ended (not when cancelled: there is none). */
 function autoResult(entry: TaskEntry): boolean {
-  return entry.startedHere && entry.result.state === 'none' && wantsResult(entry.info.status) && entry.info.status !== 'cancelled';
+  return entry.startedHere && !entry.modern && entry.result.state === 'none' && wantsResult(entry.info.status) && entry.info.status !== 'cancelled';
 }

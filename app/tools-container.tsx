@@ -15,7 +15,7 @@ import { serverKey } from './args-store.ts';
 import type { ToolCall } from './call-store.ts';
 import type { ToolSelection as Selection } from './session-model.ts';
 import { argumentsOf, useSaveCall } from './saved-calls-container.tsx';
-import { runTool, ToolTaskStatus, ToolTaskSwitch } from './tool-task-container.tsx';
+import { runTool, ToolTaskStatus, ToolTaskSwitch, useTaskFollowedCall } from './tool-task-container.tsx';
 import { useArgsVersion } from './use-primitives.ts';
 import { useCall, useServices, useSession, useSessionInfo, useToolList } from './use-loupe.ts';
 import { useStore } from './use-store.ts';
@@ -48,7 +48,8 @@ export function ToolsContainer(): ReactNode {
   const connected = session?.status === 'connected';
   const server = session ? serverKey(session) : '';
   const remembered = tool ? services.args.recall(server, tool.name) : undefined;
-  const shown = latestCallOf(calls, tool?.name);
+  // A call the server made a task (2026-07-28) shows the result the task carries once it ends.
+  const shown = useTaskFollowedCall(latestCallOf(calls, tool?.name));
   const elsewhere = calls.filter((c) => c.status === 'running' && c !== shown);
   const openResource = (uri: string) => {
     services.nav.show('resources');
@@ -57,7 +58,7 @@ export function ToolsContainer(): ReactNode {
   return (
     <div className="grid min-h-0 gap-3 lg:grid-cols-[minmax(16rem,22rem)_minmax(0,1fr)]">
       <Panel title="Tools" className="flex min-h-0 min-w-0 flex-col lg:max-h-[calc(100vh-9rem)]">
-        <ListStatus what="tools" status={list.status} pages={list.pages} note={list.note} error={list.error} problems={list.problems} changes={list.changes} fetches={list.fetches} onRefresh={() => model.tools.refresh()} />
+        <ListStatus what="tools" status={list.status} pages={list.pages} note={list.note} error={list.error} problems={list.problems} changes={list.changes} fetches={list.fetches} cache={list.cache} servedFromCache={list.servedFromCache} onFetchAgain={list.onFetchAgain} onRefresh={() => model.tools.refresh()} />
         <div className="mt-2 flex min-h-0 flex-1 flex-col">
           <ToolList tools={list.items} selected={index >= 0 ? index : undefined} onSelect={(i) => setSelected({ name: list.items[i].name, index: i })} />
         </div>

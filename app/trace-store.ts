@@ -139,16 +139,15 @@ export class TraceStore {
     this.setFilter({ ...EMPTY_FILTER, fold: this.filter.fold });
   }
 
+  /** Select a row; `scroll` brings it into view, opening the round group it is folded into. */
   select(seq: number | undefined, scroll = false): void {
+    if (scroll && seq !== undefined) this.openGroupOf(seq);
     this.publish({ selectedSeq: seq, scrollToken: scroll ? this.view.scrollToken + 1 : this.view.scrollToken });
   }
 
-  /** Select a frame of the viewed trace, clearing a filter that hides it (and opening its round group), and tell who brings History forward. */
+  /** Select a frame of the viewed trace, clearing a filter that hides it, and tell who brings History forward. */
   reveal(seq: number): void {
     if (indexOfSeq(this.rows, seq) < 0) this.setFilter({ ...EMPTY_FILTER });
-    const row = indexOfSeq(this.display, seq) < 0 ? this.index().find(seq) : undefined;
-    const group = row && this.roundsOf().groupOf(row);
-    if (group) this.setRoundsOpen(group.headSeq, true);
     this.select(seq, true);
     this.revealListeners.forEach((listener) => listener(seq));
   }
@@ -160,6 +159,14 @@ export class TraceStore {
     const at = indexOfSeq(shown, this.view.selectedSeq);
     const next = at < 0 ? (delta > 0 ? 0 : shown.length - 1) : Math.min(shown.length - 1, Math.max(0, at + delta));
     this.select(shown[next].seq, true);
+  }
+
+  /** A frame folded into a closed round group is shown by opening the group. */
+  private openGroupOf(seq: number): void {
+    if (this.display === this.rows || indexOfSeq(this.display, seq) >= 0) return;
+    const row = this.index().find(seq);
+    const group = row && this.roundsOf().groupOf(row);
+    if (group) this.setRoundsOpen(group.headSeq, true);
   }
 
   /** Show or hide the rounds of the multi-round call whose first request is `headSeq` (`Show rounds` / `Hide rounds`). */

@@ -6,7 +6,7 @@
 import { memo, useMemo, useState, type ReactNode } from 'react';
 import { frameIsJson, frameMessage } from '../lib/frame-message.ts';
 import { formatJson } from '../lib/safe-json.ts';
-import { VIOLATION_LABELS } from '../lib/trace-violations.ts';
+import { specLabel, VIOLATION_LABELS } from '../lib/trace-violations.ts';
 import { formatDuration, formatSize, type HistoryRow } from '../lib/trace.ts';
 import type { HttpEvent } from '../lib/wire.ts';
 import { FrameJsonTree } from './frame-json-tree.tsx';
@@ -121,6 +121,12 @@ function Violations({ row }: { row: HistoryRow }): ReactNode {
       {row.violations.map((v, i) => (
         <p key={i}>
           <strong>⚠ {VIOLATION_LABELS[v.code]}</strong>: <Text>{v.message}</Text>
+          {v.spec && (
+            <>
+              {' '}
+              <a className="underline" href={v.spec} target="_blank" rel="noopener noreferrer">{specLabel(v.spec)}</a>
+            </>
+          )}
         </p>
       ))}
     </div>

@@ -33,10 +33,11 @@ export function RoundHeadCell({ group, open, onToggle }: { group: RoundGroup; op
   const summary = describeGroup(group);
   return (
     <>
-      <span className="min-w-0 truncate" title={`${summary.title} · ${summary.text}`}>
+      {/* The title gives way first: the rounds and how they ended are what this row is for. */}
+      <span className="min-w-[2.5rem] shrink-[4] truncate" title={`${summary.title} · ${summary.text}`}>
         <Text>{summary.title}</Text>
-        <span className={`ml-2 font-normal ${summary.isError ? 'text-red-700 dark:text-red-300' : MUTED}`}>{summary.text}</span>
       </span>
+      <span title={summary.text} className={`min-w-0 truncate font-normal ${summary.isError ? 'text-red-700 dark:text-red-300' : MUTED}`}>{summary.text}</span>
       <button
         type="button"
         aria-expanded={open}

@@ -39,8 +39,21 @@ export function TaskSwitch({ support, checked, serverRunsTasks, onChange }: Task
   );
 }
 
+/** 2026-07-28: no switch; the server decides per call whether it becomes a task, and Loupe follows it. */
+export function ServerDecidesTasks({ support }: { support: TaskSupport }): ReactNode {
+  if (support === 'forbidden') return null;
+  return (
+    <div className="mt-3 flex flex-wrap items-center gap-2 border-t border-zinc-200 pt-2 text-xs text-zinc-600 dark:border-zinc-700 dark:text-zinc-300">
+      <TaskSupportBadge support={support} />
+      <span>On a 2026-07-28 session the server decides whether a call becomes a task; Loupe follows it with tasks/get.</span>
+    </div>
+  );
+}
+
 export interface TaskRunProps {
   tool: string;
+  /** The server made a plain call a task (2026-07-28 tasks extension). */
+  modern?: boolean;
   status: 'running' | 'done';
   outcome?: TaskOutcome;
   /** The task the server created, as last known. */
@@ -50,12 +63,12 @@ export interface TaskRunProps {
 }
 
 /** The latest run of a tool as a task. */
-export function TaskRun({ tool, status, outcome, task, result, onCancel }: TaskRunProps): ReactNode {
+export function TaskRun({ tool, modern, status, outcome, task, result, onCancel }: TaskRunProps): ReactNode {
   const created = task !== undefined;
   return (
     <section aria-label="Task run" className="rounded-lg border border-violet-300 bg-white p-3 shadow-sm dark:border-violet-700 dark:bg-zinc-900">
       <div className="mb-1 flex flex-wrap items-center gap-2">
-        <h2 className="text-sm font-semibold">Run as task</h2>
+        <h2 className="text-sm font-semibold">{modern ? 'Task' : 'Run as task'}</h2>
         <Text className="font-mono text-xs text-zinc-500 dark:text-zinc-400">{tool}</Text>
         {status === 'running' && <Badge tone="info">creating task…</Badge>}
         {task && <StatusBadge status={task.status} />}
@@ -70,6 +83,7 @@ export function TaskRun({ tool, status, outcome, task, result, onCancel }: TaskR
           <TaskResultBlocks outcome={outcome} />
         </>
       )}
+      {modern && result?.state !== 'done' && <Note>The server answered with a task: Loupe polls tasks/get until it ends.</Note>}
       {result?.state === 'waiting' && <Note>Waiting for tasks/result…</Note>}
       {result?.state === 'done' && (
         <div role="region" aria-label="Task result" className="mt-1 rounded bg-zinc-50 p-2 dark:bg-zinc-800/60">

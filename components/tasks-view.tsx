@@ -19,6 +19,8 @@ export interface TaskRow {
   result: { state: 'none' } | { state: 'waiting' } | { state: 'done'; outcome: TaskOutcome };
   pollError?: string;
   cancel?: { state: 'sending' } | { state: 'failed'; error: string };
+  /** A 2026-07-28 task (the tasks extension, which has tasks/cancel whatever the server's capabilities say). */
+  modern?: boolean;
 }
 
 export interface TasksViewProps {
@@ -87,7 +89,7 @@ function TaskItem({ row, props }: { row: TaskRow; props: TasksViewProps }): Reac
         <Facts info={row.info} />
         {row.pollError && <Note tone="warn">tasks/get failed: <Text>{row.pollError}</Text></Note>}
         {row.cancel?.state === 'failed' && <Note tone="bad">tasks/cancel failed: <Text>{row.cancel.error}</Text></Note>}
-        {!props.canCancel && !finished && <Note>The server did not declare tasks.cancel; Cancel may be refused.</Note>}
+        {!props.canCancel && !finished && !row.modern && <Note>The server did not declare tasks.cancel; Cancel may be refused.</Note>}
         {row.result.state === 'waiting' && <Note>Waiting for tasks/result (the server answers once the task ends; its requests for input arrive meanwhile)…</Note>}
         {row.result.state === 'done' && (
           <div role="region" aria-label="Task result" className="rounded bg-zinc-50 p-2 dark:bg-zinc-800/60">

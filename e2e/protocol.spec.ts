@@ -2,7 +2,9 @@
 // form and the server editor, the Protocol region saying what is in use and why, a 2026-07-28
 // session's Subscriptions and Log level on the Notifications tab, and the raw composer's HTTP
 // headers on a stateless server that does not check them.
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import type { Page } from '@playwright/test';
 import { HistoryPage } from './pages/history-page.ts';
 import { ProtocolPage } from './pages/protocol-page.ts';
 import { WorkspacePage } from './pages/workspace-page.ts';
@@ -11,6 +13,17 @@ import { FIXTURES, EVERYTHING } from './support/servers.ts';
 import { expect, test } from './support/test.ts';
 
 const MODERN = 'e2e/fixtures/modern-server.mjs';
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/** axe's serious and critical findings on the page as it is now (as a11y.spec.ts judges). */
+async function seriousFindings(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: unknown[] }> }> }> } }).axe;
+    const { violations } = await axe.run();
+    return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+  });
+}
 
 interface Fixture {
   url: string;
@@ -119,7 +132,10 @@ test.describe('protocol generation', () => {
     await expect(protocol.verdict('Why')).toContainText('Loupe opens a 2025-11-25 session');
   });
 
-  test('the default mode against a modern-only server fails and says to choose 2026-07-28 or Auto', async ({ launch, loupe }) => {
+  // The proxy's sentence, as the page shows it in the connection panel.
+  const CHOOSE_MODERN = 'choose 2026-07-28 (stateless) or Auto in Protocol';
+
+  test('the default mode against a modern-only HTTP server fails and says to choose 2026-07-28 or Auto', async ({ launch, loupe }) => {
     const server = await startFixture('modern-server.mjs', ['--http', '--modern-only'], running);
     const app = await launch(['node', 'e2e/fixtures/noisy-stdout.mjs']);
     await loupe.open(app.url);
@@ -128,8 +144,17 @@ test.describe('protocol generation', () => {
     await expect(protocol.choice()).toHaveValue('2025-11-25');
     await loupe.connectToUrl(server.url);
     await loupe.waitForStatus('Failed', 20_000);
-    // The proxy's sentence, as the page shows it in the connection panel.
-    await expect(protocol.connection()).toContainText(/choose[^.]*2026-07-28[^.]*Auto|choose[^.]*Auto[^.]*2026-07-28/i);
+    await expect(protocol.connection()).toContainText(CHOOSE_MODERN);
+  });
+
+  test('the default mode against a modern-only stdio server fails and says the same', async ({ launch, loupe }) => {
+    const app = await launch(['node', 'e2e/fixtures/noisy-stdout.mjs']);
+    await loupe.open(app.url);
+    await loupe.waitForStatus('Connected');
+    const protocol = new ProtocolPage(loupe);
+    await loupe.connectToCommand('node', `${MODERN} --stdio --modern-only`);
+    await loupe.waitForStatus('Failed', 20_000);
+    await expect(protocol.connection()).toContainText(CHOOSE_MODERN);
   });
 
   test('Listen on a 2026-07-28 session: the update of a subscribed resource arrives in Notifications; Log level goes in _meta', async ({ launch, loupe, page }) => {
@@ -148,7 +173,8 @@ test.describe('protocol generation', () => {
     await subscriptions.getByRole('checkbox', { name: 'Resources list changes' }).check();
     await subscriptions.getByRole('textbox', { name: 'Resource URIs' }).fill('fixture://counter');
     await subscriptions.getByRole('button', { name: 'Listen', exact: true }).click();
-    await expect(protocol.listenState()).toContainText(/^Listening \(subscription id [^)]+\)\. The server honoured [^.]*updates of fixture:\/\/counter/, { timeout: 10_000 });
+    // What the acknowledgement honoured, in words (the fixture's stdio server takes the resource's updates).
+    await expect(protocol.listenState()).toContainText(/^Listening\b.*\. The server honoured [^.]*updates of fixture:\/\/counter/, { timeout: 10_000 });
 
     // The 2026 level control replaces logging/setLevel (deprecated there).
     await expect(page.getByRole('combobox', { name: 'Logging level' })).toHaveCount(0);
@@ -198,10 +224,47 @@ test.describe('protocol generation', () => {
     await history.open();
     await expect(loupe.page.getByText(/They go on this one POST, over the transport's own headers/)).toBeVisible();
     await protocol.headers().fill('Mcp-Method: tools/list');
-    await history.compose({ jsonrpc: '2.0', id: 'mismatch-1', method: 'tools/call', params: { name: 'echo', arguments: { message: 'mismatched' } } });
+    // A raw message goes as written, so it carries its own 2026-07-28 envelope.
+    const _meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'e2e', version: '1.0.0' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+    await history.compose({ jsonrpc: '2.0', id: 'mismatch-1', method: 'tools/call', params: { name: 'echo', arguments: { message: 'mismatched' }, _meta } });
     // The broken variant answers it as if the header agreed.
     await expect(history.answer()).toContainText('echo: mismatched', { timeout: 10_000 });
+    // The header went on that POST, over the one the transport derives from the body (the
+    // filter searches an HTTP row's headers; a Headers object lists them sorted).
+    await history.search().fill('"mcp-method":"tools/list","mcp-name":"echo"');
+    const post = history.row(/POST .*\/mcp → 200/);
+    await expect(post).toHaveCount(1);
+    // Marked on that exchange (lib/trace-violations.ts names the check), and among the violations.
+    await expect(post).toContainText('⚠ HTTP headers do not match the body');
     await history.violationsOnly().check();
-    await expect(history.row('"mismatch-1"').first()).toContainText(/⚠/);
+    await expect(post).toHaveCount(1);
+  });
+
+  test.describe('axe', () => {
+    // axe is injected as an inline script, which Loupe's CSP forbids (as a11y.spec.ts does).
+    test.use({ bypassCSP: true });
+
+    test('the Protocol region, Subscriptions, Log level and HTTP headers pass axe, light and dark', async ({ launch, loupe, page }) => {
+      const server = await startFixture('modern-server.mjs', ['--http'], running);
+      const app = await launch(['--protocol', '2026-07-28', server.url]);
+      await loupe.open(app.url);
+      await loupe.waitForStatus('Connected', 20_000);
+      const protocol = new ProtocolPage(loupe);
+      await protocol.expectSpeaking('2026-07-28 (stateless)', '2026-07-28');
+      for (const dark of [false, true]) {
+        const toggle = page.getByRole('button', { name: /(Dark|Light) theme/ });
+        if ((await toggle.getAttribute('aria-pressed')) !== String(dark)) await toggle.click();
+        await expect(toggle).toHaveAttribute('aria-pressed', String(dark));
+        await loupe.openTab('Notifications');
+        await protocol.subscriptions().getByRole('checkbox', { name: 'Tools list changes' }).check();
+        await protocol.subscriptions().getByRole('button', { name: 'Listen', exact: true }).click();
+        await expect(protocol.listenState()).toContainText(/^Listening/, { timeout: 10_000 });
+        await expect(protocol.logLevel()).toBeVisible();
+        expect(await seriousFindings(page), `Notifications, ${dark ? 'dark' : 'light'}`).toEqual([]);
+        await loupe.openTab('History');
+        await expect(protocol.headers()).toBeVisible();
+        expect(await seriousFindings(page), `History, ${dark ? 'dark' : 'light'}`).toEqual([]);
+      }
+    });
   });
 });

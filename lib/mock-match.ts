@@ -22,11 +22,18 @@
  *   client that declared the capability, and never waited for: the recorded answer follows at once
  *   and stands whatever the client replies (its reply is read and dropped).
  * - The client's notifications are accepted silently.
+ * - A recording of a 2026-07-28 session (issue 12: an answered `server/discover`, no `initialize`)
+ *   makes a 2026-07-28 mock: `server/discover` is answered as recorded, a 2025 `initialize` gets the
+ *   -32022 refusal naming 2026-07-28, and the rounds of a call that asked for input are answered in
+ *   recorded order (the re-sent request matches without its `inputResponses` and `requestState`).
  */
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { canonicalJson, type Conversation, type RecordedMessage } from './trace-exchanges.ts';
 
 type Id = string | number;
+
+const MODERN_VERSION = '2026-07-28';
+const UNSUPPORTED_VERSION = -32022;
 
 /** The error codes the mock answers with. -32050 is ours (JSON-RPC leaves -32000…-32099 to servers). */
 export const MOCK_CODES = { methodNotRecorded: -32601, paramsNotRecorded: -32602, recordedWithoutAnswer: -32050 } as const;
@@ -58,16 +65,21 @@ export interface AnswerTable {
   /** What the server sent after the n-th time the client sent a notification of this method. */
   afterNotification: Map<string, RecordedMessage[][]>;
   protocolVersion?: string;
+  /** `modern`: a recording of a 2026-07-28 session (no initialize; server/discover answered). */
+  era: 'legacy' | 'modern';
   /** Recorded requests with an answer. */
   answered: number;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
-/** Params without `_meta`; an empty object is no params at all. */
+/** Keys that vary per run or per round: `_meta`, and the answers a 2026-07-28 request re-sends with. */
+const PER_RUN_KEYS = new Set(['_meta', 'inputResponses', 'requestState']);
+
+/** Params without `_meta` (nor a re-sent round's inputs); an empty object is no params at all. */
 export function paramsWithoutMeta(params: unknown): unknown {
   if (!isObject(params)) return params;
-  const rest = Object.entries(params).filter(([key]) => key !== '_meta');
+  const rest = Object.entries(params).filter(([key]) => !PER_RUN_KEYS.has(key));
   return rest.length === 0 ? undefined : Object.fromEntries(rest);
 }
 
@@ -82,9 +94,11 @@ const progressTokenOf = (params: unknown): unknown => (isObject(params) && isObj
 
 export function buildAnswerTable(conversation: Conversation): { ok: true; table: AnswerTable } | { ok: false; error: string } {
   const initialize = conversation.exchanges.filter((e) => e.method === 'initialize');
-  if (initialize.length === 0) return { ok: false, error: 'This trace has no initialize exchange, so the mock cannot answer a client’s initialize: record the session from the moment it connects.' };
-  if (!initialize.some((e) => e.response?.ok)) return { ok: false, error: 'The initialize request in this trace has no successful answer, so the mock has nothing to answer a client’s initialize with: record a session that connected.' };
-  const table: AnswerTable = { entries: new Map(), byMethod: new Map(), afterNotification: new Map(), answered: 0 };
+  const discovered = conversation.exchanges.find((e) => e.method === 'server/discover' && e.response?.ok);
+  const modern = initialize.length === 0 && discovered !== undefined;
+  if (initialize.length === 0 && !modern) return { ok: false, error: 'This trace has no initialize exchange (nor an answered server/discover), so the mock cannot answer a client’s initialize: record the session from the moment it connects.' };
+  if (!modern && !initialize.some((e) => e.response?.ok)) return { ok: false, error: 'The initialize request in this trace has no successful answer, so the mock has nothing to answer a client’s initialize with: record a session that connected.' };
+  const table: AnswerTable = { entries: new Map(), byMethod: new Map(), afterNotification: new Map(), answered: 0, era: modern ? 'modern' : 'legacy', ...(modern ? { protocolVersion: MODERN_VERSION } : {}) };
   const answers = new Map<number, RecordedAnswer>();
   for (const exchange of conversation.exchanges) {
     const key = requestKey(exchange.method, exchange.params);
@@ -185,6 +199,13 @@ export class MockConversation {
       const count = this.notified.get(message.method) ?? 0;
       this.notified.set(message.method, count + 1);
       this.replay(this.table.afterNotification.get(message.method)?.[count] ?? [], undefined, undefined, reply);
+      return reply;
+    }
+    if (message.method === 'initialize' && this.table.era === 'modern') {
+      const requested = isObject(message.params) ? message.params.protocolVersion : undefined;
+      const error = { code: UNSUPPORTED_VERSION, message: `Unsupported protocol version: this mock replays a 2026-07-28 recording, which has no initialize.`, data: { supported: [MODERN_VERSION], requested } };
+      reply.send.push({ message: { jsonrpc: '2.0', id: message.id, error } as JSONRPCMessage });
+      reply.log.push(`Loupe mock: refused a 2025 initialize (this recording is of a 2026-07-28 session).`);
       return reply;
     }
     if (message.method === 'initialize') {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createdTask, isTerminal, mergeTask, parseTask, parseTaskList, pollDelay, serverRunsToolTasks, serverTaskFeature, taskCallParams, taskSupportOf, wantsResult } from './tasks.ts';
+import { carriedOutcome, createdTask, isTerminal, mergeTask, parseTask, parseTaskList, pollDelay, serverRunsToolTasks, serverTaskFeature, taskCallParams, taskHandle, taskSupportOf, wantsResult } from './tasks.ts';
 
 const working = { taskId: 't1', status: 'working', createdAt: '2026-01-01T00:00:00Z', lastUpdatedAt: '2026-01-01T00:00:01Z', ttl: 300000, pollInterval: 1000 };
 
@@ -65,5 +65,28 @@ describe('life cycle', () => {
   it('builds a task-augmented tools/call', () => {
     expect(taskCallParams('research', { topic: 'x' })).toEqual({ name: 'research', arguments: { topic: 'x' }, task: {} });
     expect(taskCallParams('research', undefined, 60_000)).toEqual({ name: 'research', arguments: {}, task: { ttl: 60_000 } });
+  });
+});
+
+describe('the tasks extension (2026-07-28, SEP-2663)', () => {
+  const handle = { resultType: 'task', taskId: 'job-1', status: 'working', pollIntervalMs: 300, ttlMs: 60_000, createdAt: '2026-07-28T00:00:00Z' };
+
+  it('reads a task handle, flat or nested, and nothing else', () => {
+    expect(taskHandle(handle)).toMatchObject({ taskId: 'job-1', status: 'working', pollInterval: 300, ttl: 60_000 });
+    expect(pollDelay(taskHandle(handle)!)).toBe(300);
+    expect(taskHandle({ resultType: 'task', task: { taskId: 'n', status: 'working' } })?.taskId).toBe('n');
+    // A handle carries no result: one sent anyway is not taken for the final result.
+    expect(taskHandle({ ...handle, result: { content: [] } })?.result).toBeUndefined();
+    expect(taskHandle({ taskId: 'x', status: 'working' })).toBeUndefined();
+    expect(taskHandle({ resultType: 'complete', content: [] })).toBeUndefined();
+  });
+
+  it('takes the final result or error from the task tasks/get returns', () => {
+    const done = parseTask({ taskId: 'job-1', status: 'completed', result: { content: [{ type: 'text', text: 'Job done' }] } })!;
+    expect(carriedOutcome(done)).toEqual({ ok: true, result: { content: [{ type: 'text', text: 'Job done' }] } });
+    const failed = parseTask({ taskId: 'job-1', status: 'failed', error: { code: -32603, message: 'disk full' } })!;
+    expect(carriedOutcome(failed)).toEqual({ ok: false, error: { code: -32603, message: 'disk full', data: undefined } });
+    expect(carriedOutcome(parseTask({ taskId: 'job-1', status: 'failed', statusMessage: 'gone' })!)).toMatchObject({ ok: false, error: { message: 'gone' } });
+    expect(carriedOutcome(parseTask({ taskId: 'job-1', status: 'working' })!)).toBeUndefined();
   });
 });

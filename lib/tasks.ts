@@ -3,6 +3,14 @@
  * a `CreateTaskResult`; the requestor then polls `tasks/get`, fetches `tasks/result` and may
  * `tasks/cancel`. This module reads the untrusted shapes and decides when to poll.
  * https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks
+ *
+ * On 2026-07-28 tasks are the extension `io.modelcontextprotocol/tasks` (SEP-2663): the client
+ * declares it in each request's capabilities and the server decides per call whether to answer
+ * `tools/call` with a task handle, `{resultType: "task", taskId, status, pollIntervalMs?, ttlMs?, …}`
+ * (flat in the final SEP; an earlier draft nested it under `task`, which is read too). The
+ * client polls `tasks/get {taskId}`, whose Task carries the final `result` (status `completed`) or
+ * `error` (status `failed`); there is no `tasks/result` or `tasks/list`. Relied on as summarised in
+ * the issue's spec notes and the SEP text; the extension's own package is not installed.
  */
 
 type Obj = Record<string, unknown>;
@@ -21,9 +29,14 @@ export interface TaskInfo {
   statusMessage?: string;
   createdAt?: string;
   lastUpdatedAt?: string;
-  /** Milliseconds; null = unlimited. */
+  /** Milliseconds; null = unlimited (`ttl`, or `ttlMs` on 2026-07-28). */
   ttl?: number | null;
+  /** Milliseconds (`pollInterval`, or `pollIntervalMs` on 2026-07-28). */
   pollInterval?: number;
+  /** SEP-2663: the final result a `completed` task carries (a CallToolResult for tools/call). */
+  result?: unknown;
+  /** SEP-2663: the error a `failed` task carries. */
+  error?: { code: number; message: string; data?: unknown };
 }
 
 export type TaskSupport = 'forbidden' | 'optional' | 'required';
@@ -53,7 +66,10 @@ export function serverTaskFeature(capabilities: unknown, feature: 'list' | 'canc
 export function parseTask(value: unknown): TaskInfo | undefined {
   if (!isObject(value) || typeof value.taskId !== 'string' || typeof value.status !== 'string') return undefined;
   const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
-  const ttl = value.ttl === null ? null : typeof value.ttl === 'number' ? value.ttl : undefined;
+  const ttlValue = value.ttlMs !== undefined ? value.ttlMs : value.ttl;
+  const ttl = ttlValue === null ? null : typeof ttlValue === 'number' ? ttlValue : undefined;
+  const poll = typeof value.pollIntervalMs === 'number' ? value.pollIntervalMs : value.pollInterval;
+  const error = isObject(value.error) && typeof value.error.code === 'number' && typeof value.error.message === 'string' ? { code: value.error.code, message: value.error.message, data: value.error.data } : undefined;
   return {
     taskId: value.taskId,
     status: value.status,
@@ -61,8 +77,27 @@ export function parseTask(value: unknown): TaskInfo | undefined {
     createdAt: str(value.createdAt),
     lastUpdatedAt: str(value.lastUpdatedAt),
     ttl,
-    pollInterval: typeof value.pollInterval === 'number' && value.pollInterval > 0 ? value.pollInterval : undefined,
+    pollInterval: typeof poll === 'number' && poll > 0 ? poll : undefined,
+    result: value.result,
+    error,
   };
+}
+
+/**
+ * The task handle of a 2026-07-28 result (`resultType: "task"`), or undefined for any other
+ * result. The SEP says a handle carries no `result`/`error`: they are dropped if present.
+ */
+export function taskHandle(result: unknown): TaskInfo | undefined {
+  if (!isObject(result) || result.resultType !== 'task') return undefined;
+  const task = parseTask(result) ?? parseTask(result.task);
+  return task && { ...task, result: undefined, error: undefined };
+}
+
+/** What a finished 2026-07-28 task carries, as a request's outcome: its result, or its error; undefined while it runs. */
+export function carriedOutcome(task: TaskInfo): { ok: true; result: unknown } | { ok: false; error: { code: number; message: string; data?: unknown } } | undefined {
+  if (task.status === 'completed' && task.result !== undefined) return { ok: true, result: task.result };
+  if (task.status === 'failed') return { ok: false, error: task.error ?? { code: -32603, message: task.statusMessage ?? 'The task failed and the server sent no error' } };
+  return undefined;
 }
 
 /** The task of a `CreateTaskResult`, or undefined when the result is something else (e.g. a plain tool result). */

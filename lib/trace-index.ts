@@ -5,13 +5,21 @@
  * responses (latency), follows cancellations, and marks protocol violations where they happen.
  *
  * Pairing rules as in trace.ts: ids are scoped per direction and compared with their type.
+ *
+ * It also tells which generation the session speaks from its own frames (issue 12): a request
+ * whose `_meta` names 2026-07-28 makes it modern, an `initialize` legacy (the latest one wins: a
+ * probe that fell back, a reconnect). The 2026-07-28 checks (trace-violations-modern.ts) run
+ * only on a modern session; a 2025 session pays one `includes` per request it sends.
  */
 import { eventKindLabel, summarise, type HistoryRow } from './trace.ts';
 import { cancelledRequestId, capabilityViolation, declaredInInitialize, frameViolations, parseFrame, requiredCapabilities, type Violation } from './trace-violations.ts';
+import { deprecatedMethodViolation, frameEra, headerViolation, isMcpPost, pickBody, resultTypeViolation, serverAccepted, sessionIdViolation, standaloneGetViolation, type Era } from './trace-violations-modern.ts';
 import type { ClientCapabilityChoice, FrameEvent, HttpEvent, RequestId, StderrEvent, TraceEvent } from './wire.ts';
 
 /** Stderr text kept for the stderr stream (the rows keep every chunk too, within the event cap). */
 const STDERR_KEEP_CHARS = 64 * 1024;
+/** Bodies sent on a modern session still waiting for their HTTP exchange (stdio sends none: bounded). */
+const BODIES_KEPT = 64;
 
 function keyOf(requestDir: FrameEvent['dir'], id: RequestId): string {
   return `${requestDir}\u0000${typeof id}\u0000${String(id)}`;
@@ -61,7 +69,7 @@ function otherRow(event: Exclude<TraceEvent, FrameEvent>): HistoryRow {
 export interface AppendResult {
   /** New rows, in order. */
   added: HistoryRow[];
-  /** Earlier rows whose pairing, cancellation or error state changed. */
+  /** Earlier rows whose pairing, cancellation or error state changed (or a violation's message: a mismatch the server then took). */
   touched: HistoryRow[];
 }
 
@@ -88,6 +96,12 @@ export class TraceIndex {
   private complete = true;
   /** What the client declared, from the latest `initialize` frame in the trace. */
   private declared?: ClientCapabilityChoice;
+  private sessionEra?: Era;
+  /** Frames Loupe sent on a modern session whose HTTP exchange has not been recorded yet, oldest first. */
+  private readonly bodies: FrameEvent[] = [];
+  private readonly modernRequests = new WeakSet<HistoryRow>();
+  /** Requests whose POST's headers disagreed with them and that the server did not refuse (yet). */
+  private readonly mismatches = new WeakMap<HistoryRow, { http: HistoryRow; violation: Violation; status: number }>();
 
   /** `clientCapabilities`: what the session says Loupe declared, for a trace whose `initialize` was let go. */
   constructor(private readonly clientCapabilities?: ClientCapabilityChoice) {}
@@ -96,6 +110,11 @@ export class TraceIndex {
     const index = new TraceIndex(clientCapabilities);
     index.append(events);
     return index;
+  }
+
+  /** The generation the session speaks, from its latest frame that tells (undefined until one does). */
+  get era(): Era | undefined {
+    return this.sessionEra;
   }
 
   get lastSeq(): number {
@@ -109,6 +128,7 @@ export class TraceIndex {
     for (const event of events) {
       this.total += 1;
       const row = event.kind === 'frame' ? this.frameRow(event, touched) : otherRow(event);
+      if (event.kind === 'http' && this.sessionEra === 'modern') this.modernHttp(row, event);
       if (event.kind === 'stderr') this.keepStderr(event);
       if (row.method !== undefined) this.methods.set(row.method, (this.methods.get(row.method) ?? 0) + 1);
       if (row.violations) this.violationRows += 1;
@@ -179,10 +199,12 @@ export class TraceIndex {
   private frameRow(event: FrameEvent, touched: HistoryRow[]): HistoryRow {
     const row: HistoryRow = { seq: event.seq, ts: event.ts, kind: event.rpc, event, dir: event.dir, method: event.method, id: event.id, size: event.size, origin: event.origin };
     for (const violation of frameViolations(event)) addViolation(row, violation);
+    const era = event.dir === 'out' ? this.noteEra(event) : this.sessionEra;
+    if (era === 'modern') this.modernFrame(row, event);
     if (event.rpc === 'error') row.isError = true;
     switch (event.rpc) {
       case 'request':
-        this.request(row, event, touched);
+        this.request(row, event, touched, era);
         break;
       case 'response':
       case 'error':
@@ -197,7 +219,58 @@ export class TraceIndex {
     return row;
   }
 
-  private request(row: HistoryRow, event: FrameEvent, touched: HistoryRow[]): void {
+  /** What a frame Loupe sent says of the session's generation; the generation it is sent in. */
+  private noteEra(event: FrameEvent): Era | undefined {
+    const own = frameEra(event);
+    if (own !== undefined) this.sessionEra = own;
+    // A 2025 connection now (a probe that fell back, a reconnect): nothing modern is in flight.
+    if (own === 'legacy') this.bodies.length = 0;
+    return this.sessionEra;
+  }
+
+  /** A frame of a modern session: what that version removed; a body its HTTP exchange will name. */
+  private modernFrame(row: HistoryRow, event: FrameEvent): void {
+    const deprecated = deprecatedMethodViolation(event);
+    if (deprecated) addViolation(row, deprecated);
+    if (event.dir !== 'out') return;
+    if (event.rpc === 'request') this.modernRequests.add(row);
+    this.bodies.push(event);
+    if (this.bodies.length > BODIES_KEPT) this.bodies.shift();
+  }
+
+  /** An HTTP exchange on a modern session: its headers against the body it carried, a session id, a standalone GET stream. */
+  private modernHttp(row: HistoryRow, event: HttpEvent): void {
+    const at = isMcpPost(event) && this.bodies.length > 0 ? pickBody(event, this.bodies) : -1;
+    const body = at >= 0 ? this.bodies.splice(at, 1)[0] : undefined;
+    const mismatch = body && headerViolation(event, body);
+    if (mismatch) {
+      addViolation(row, mismatch);
+      const request = body.id === undefined ? undefined : this.open.get(keyOf('out', body.id));
+      if (request && event.status !== undefined && event.status < 300) this.mismatches.set(request, { http: row, violation: mismatch, status: event.status });
+    }
+    const sessionId = sessionIdViolation(event);
+    if (sessionId) addViolation(row, sessionId);
+    const stream = standaloneGetViolation(event);
+    if (stream) addViolation(row, stream);
+  }
+
+  /** The answer to a modern request: its resultType; the server taking a request whose headers lied. */
+  private modernResponse(request: HistoryRow, row: HistoryRow, event: FrameEvent, touched: HistoryRow[]): void {
+    const waiting = this.bodies.indexOf(request.event as FrameEvent);
+    if (waiting >= 0) this.bodies.splice(waiting, 1);
+    const resultType = resultTypeViolation(request.event as FrameEvent, event);
+    if (resultType) addViolation(row, resultType);
+    const mismatch = this.mismatches.get(request);
+    if (!mismatch) return;
+    this.mismatches.delete(request);
+    const violations = mismatch.http.violations ?? [];
+    const at = violations.indexOf(mismatch.violation);
+    if (event.rpc !== 'response' || at < 0) return;
+    violations[at] = serverAccepted(mismatch.violation, mismatch.status);
+    touched.push(mismatch.http);
+  }
+
+  private request(row: HistoryRow, event: FrameEvent, touched: HistoryRow[], era: Era | undefined): void {
     // A "notification" sent with an id is a request as far as the other side can tell: it may be answered.
     if (event.id === undefined) return;
     if (event.dir === 'out' && event.method === 'initialize') this.newConnection(touched);
@@ -211,7 +284,8 @@ export class TraceIndex {
     this.open.set(key, row);
     if (event.dir === 'out' && event.method === 'initialize') this.declared = declaredInInitialize(event) ?? this.declared;
     const declared = this.declared ?? this.clientCapabilities;
-    if (event.dir === 'in' && declared && event.method !== undefined && requiredCapabilities(event.method, undefined)) {
+    // On a modern session a server request is wrong whatever was declared (deprecated-method says so).
+    if (event.dir === 'in' && era !== 'modern' && declared && event.method !== undefined && requiredCapabilities(event.method, undefined)) {
       const violation = capabilityViolation(event.method, parseFrame(event), declared);
       if (violation) addViolation(row, violation);
     }
@@ -246,6 +320,7 @@ export class TraceIndex {
       this.answered.set(key, request);
       this.link(request, row);
       touched.push(request);
+      if (this.modernRequests.has(request)) this.modernResponse(request, row, event, touched);
       const cancelSeq = this.cancelled.get(key);
       if (cancelSeq !== undefined) {
         addViolation(row, { code: 'late-response', message: `A response to request #${request.seq} after it was cancelled (#${cancelSeq}); the receiver of a cancellation should not respond.` });

@@ -140,5 +140,7 @@ describe('pending requests from a result', () => {
     expect(findCallRequest(events, 42)).toBeUndefined();
     expect(viaSentence({ call: 41, method: 'tools/call', key: 'confirm', round: 1 }, 'confirm-delete')).toBe('Asked inside the result of tools/call confirm-delete (round 1, key confirm)');
     expect(viaSentence({ call: 41, method: 'resources/read', key: 'k', round: 2 }, undefined)).toBe('Asked inside the result of resources/read (round 2, key k)');
+    // The proxy names the call in via.method: not named twice.
+    expect(viaSentence({ call: 41, method: 'tools/call ask-model', key: 'answer', round: 1 }, 'ask-model')).toBe('Asked inside the result of tools/call ask-model (round 1, key answer)');
   });
 });

@@ -43,11 +43,6 @@ function frameOf(row: HistoryRow): FrameEvent | undefined {
   return row.event.kind === 'frame' ? row.event : undefined;
 }
 
-/** The response row of a request row, when they are paired both ways. */
-function responseOf(request: HistoryRow): HistoryRow | undefined {
-  return request.partner?.partner === request && request.partner.kind !== 'request' ? request.partner : undefined;
-}
-
 /** `result.resultType` of a response frame ("complete" when absent, as the spec reads it). */
 export function resultTypeOf(response: HistoryRow): RoundOutcome {
   if (response.kind === 'error') return 'error';
@@ -128,7 +123,6 @@ export class RoundIndex {
       group = { headSeq: row.seq, head: row, steps: [] };
       this.groups.push(group);
       this.byCall.set(key, group);
-      this.byRow.set(row, group);
     }
     group.steps.push({ n: round.n, request: row });
     this.byRow.set(row, group);
@@ -257,7 +251,12 @@ export function findCallRequest(events: readonly TraceEvent[], call: RequestId):
   return undefined;
 }
 
-/** Where a pending request embedded in an `input_required` result came from, as one sentence. */
+/**
+ * Where a pending request embedded in an `input_required` result came from, as one sentence.
+ * The proxy's `via.method` may name the call already (`tools/call confirm-delete`); `target`, read
+ * from the trace, is added where it does not.
+ */
 export function viaSentence(via: NonNullable<ServerRequest['via']>, target: string | undefined): string {
-  return `Asked inside the result of ${via.method}${target === undefined ? '' : ` ${target}`} (round ${via.round}, key ${via.key})`;
+  const named = target === undefined || via.method === target || via.method.endsWith(` ${target}`);
+  return `Asked inside the result of ${via.method}${named ? '' : ` ${target}`} (round ${via.round}, key ${via.key})`;
 }

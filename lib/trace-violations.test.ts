@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cancelledRequestId, capabilityViolation, declaredInInitialize, frameViolations, requiredCapabilities } from './trace-violations.ts';
+import { cancelledRequestId, capabilityViolation, declaredInInitialize, frameViolations, requiredCapabilities, specLabel, VIOLATION_LABELS } from './trace-violations.ts';
 import type { ClientCapabilityChoice } from './wire.ts';
 
 const none: ClientCapabilityChoice = { sampling: false, samplingTools: false, elicitationForm: false, elicitationUrl: false, roots: false, rootsListChanged: false, tasks: false };
@@ -44,5 +44,13 @@ describe('cancelledRequestId', () => {
     expect(cancelledRequestId({ method: 'notifications/cancelled', raw: '{"params":{"requestId":"a"}}' })).toBe('a');
     expect(cancelledRequestId({ method: 'notifications/cancelled', raw: '{"params":{}}' })).toBeUndefined();
     expect(cancelledRequestId({ method: 'notifications/progress', raw: '{"params":{"requestId":1}}' })).toBeUndefined();
+  });
+});
+
+describe('how violations are shown', () => {
+  it('labels every code, and names a spec section by its place in the spec', () => {
+    expect(VIOLATION_LABELS['header-mismatch']).toBe('HTTP headers do not match the body');
+    expect(specLabel('https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#server-validation')).toBe('Spec: 2026-07-28/basic/transports/streamable-http#server-validation');
+    expect(specLabel('https://modelcontextprotocol.io/extensions/tasks/overview')).toBe('Spec: extensions/tasks/overview');
   });
 });

@@ -51,6 +51,14 @@ export const VIOLATION_LABELS: Record<ViolationCode, string> = {
   'deprecated-method': 'not in 2026-07-28',
 };
 
+/**
+ * The text of a link to a violation's spec section: where in the spec it is, e.g.
+ * `Spec: 2026-07-28/basic/transports/streamable-http#server-validation`.
+ */
+export function specLabel(url: string): string {
+  return `Spec: ${url.replace(/^https:\/\/modelcontextprotocol\.io\/(specification\/)?/, '')}`;
+}
+
 /** The client capability a server→client request needs, and how the spec names it. */
 export interface RequiredCapability {
   choice: keyof ClientCapabilityChoice;

@@ -57,9 +57,24 @@ export function planReplay(trace: ImportedTrace): ReplayPlan {
   const byHand = new Set(frameEvents.filter((f) => f.dir === 'out' && f.origin !== undefined).map((f) => f.seq));
   const viaRouter = conversation.exchanges.some((e) => ROUTER_ID.test(String(e.id)));
   const plan: ReplayPlan = { steps: [], skipped: [], problems: [], frames, header: trace.header };
+  // A 2026-07-28 call that asked for input was sent again (issue 12): its rounds are one step.
+  const rounds = new Map(frameEvents.filter((f) => f.round !== undefined).map((f) => [f.seq, f.round!]));
   for (const exchange of conversation.exchanges) {
     const { seq, method } = exchange;
-    if (method === 'initialize') {
+    const round = rounds.get(seq);
+    if (round) {
+      const first = plan.steps.find((step) => step.exchange.id === round.call);
+      if (first) {
+        // The live call runs its rounds again by itself: its final answer is compared with this round's.
+        first.exchange = { ...first.exchange, response: exchange.response };
+        first.compare = exchange.response !== undefined;
+      }
+      plan.skipped.push({ seq, method, why: `round ${round.n} of the call at seq ${first?.exchange.seq ?? '?'} (input_required): the live call runs its rounds itself, and its final answer is compared` });
+      continue;
+    }
+    if (method === 'server/discover' && viaRouter && !ROUTER_ID.test(String(exchange.id))) {
+      plan.skipped.push({ seq, method, why: "Loupe's protocol probe, which the live session sends again on its own" });
+    } else if (method === 'initialize') {
       if (plan.initialize) plan.skipped.push({ seq, method, why: 'a second initialize (the live session has one handshake)' });
       else plan.initialize = exchange;
     } else if (viaRouter && !ROUTER_ID.test(String(exchange.id)) && !byHand.has(seq)) {
@@ -86,7 +101,7 @@ export function planReplay(trace: ImportedTrace): ReplayPlan {
 /** The client capabilities the recording declared, as a choice for the live session (so the server sees the same client). */
 export function recordedClientChoice(plan: ReplayPlan): ClientCapabilityChoice | undefined {
   const params = plan.initialize?.params;
-  const caps = isRecord(params) && isRecord(params.capabilities) ? params.capabilities : undefined;
+  const caps = isRecord(params) && isRecord(params.capabilities) ? params.capabilities : modernCapabilitiesOf(plan);
   if (!caps) return undefined;
   const elicitation = isRecord(caps.elicitation) ? caps.elicitation : undefined;
   // An empty `elicitation: {}` means form mode (spec 2025-11-25, client/elicitation).
@@ -98,6 +113,28 @@ export function recordedClientChoice(plan: ReplayPlan): ClientCapabilityChoice |
     elicitationUrl: elicitation?.url !== undefined,
     roots: caps.roots !== undefined,
     rootsListChanged: isRecord(caps.roots) && caps.roots.listChanged === true,
-    tasks: caps.tasks !== undefined,
+    tasks: caps.tasks !== undefined || (isRecord(caps.extensions) && caps.extensions[MODERN_TASKS] !== undefined),
   };
+}
+
+const MODERN_META_VERSION = 'io.modelcontextprotocol/protocolVersion';
+const MODERN_META_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
+const MODERN_TASKS = 'io.modelcontextprotocol/tasks';
+
+/** A 2026-07-28 recording declares the client's capabilities in each request's `_meta` (issue 12). */
+function modernCapabilitiesOf(plan: ReplayPlan): Record<string, unknown> | undefined {
+  for (const step of plan.steps) {
+    const meta = isRecord(step.exchange.params) ? step.exchange.params._meta : undefined;
+    if (isRecord(meta) && isRecord(meta[MODERN_META_CAPABILITIES])) return meta[MODERN_META_CAPABILITIES] as Record<string, unknown>;
+  }
+  return undefined;
+}
+
+/** True when the recording is of a 2026-07-28 session: no initialize, and requests carrying the 2026 `_meta` envelope. */
+export function recordedModern(plan: ReplayPlan): boolean {
+  if (plan.initialize) return false;
+  return plan.steps.some((step) => {
+    const meta = isRecord(step.exchange.params) ? step.exchange.params._meta : undefined;
+    return isRecord(meta) && typeof meta[MODERN_META_VERSION] === 'string' && (meta[MODERN_META_VERSION] as string) >= '2026-07-28';
+  });
 }

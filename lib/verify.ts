@@ -13,9 +13,9 @@ import { describeFailure, isRpcError } from './outcome-text.ts';
 import { stringifySafe } from './safe-json.ts';
 import type { Exchange, ReadFrame } from './trace-exchanges.ts';
 import type { LoupeError, RpcError } from './wire.ts';
-import { isRecord, type ReplayPlan, type ReplayStep } from './verify-plan.ts';
+import { isRecord, recordedModern, type ReplayPlan, type ReplayStep } from './verify-plan.ts';
 
-export { planReplay, recordedClientChoice, type ReplayPlan, type ReplayStep } from './verify-plan.ts';
+export { planReplay, recordedClientChoice, recordedModern, type ReplayPlan, type ReplayStep } from './verify-plan.ts';
 export { formatVerifyText, verifyExitCode } from './verify-text.ts';
 
 /**
@@ -179,7 +179,7 @@ export class Verification {
     this.live = { name: typeof info.name === 'string' ? info.name : undefined, version: typeof info.version === 'string' ? info.version : undefined, protocolVersion: typeof live.result.protocolVersion === 'string' ? live.result.protocolVersion : undefined };
     const recorded = this.plan.initialize;
     if (!recorded) {
-      this.notes.push('The recording has no initialize: the handshake is not compared.');
+      this.notes.push(recordedModern(this.plan) ? 'The recording is of a 2026-07-28 session, which has no initialize: there is no handshake to compare.' : 'The recording has no initialize: the handshake is not compared.');
       return;
     }
     const declared = isRecord(recorded.params) ? recorded.params.capabilities : undefined;

@@ -86,10 +86,16 @@ function pickServer(target: ResolvedTarget): Picked {
   return { ok: true, config: resolved.config, secrets: { env: server.secretEnv, headers: server.secretHeaders } };
 }
 
-async function withSession(config: ServerConfig, secrets: Secrets, options: CliOptions, io: HeadlessIo, say: (line: string) => void, recorded?: ImportedTrace): Promise<number> {
+async function withSession(given: ServerConfig, secrets: Secrets, options: CliOptions, io: HeadlessIo, say: (line: string) => void, recorded?: ImportedTrace): Promise<number> {
   const h = options.headless;
   // Verify connects as the recording's client did: a server may offer other tools to other clients.
-  const clientCapabilities = recorded ? await recordedChoice(recorded) : undefined;
+  const client = recorded ? await recordedClient(recorded) : undefined;
+  const clientCapabilities = client?.choice;
+  let config = given;
+  if (client?.modern && given.protocol === undefined) {
+    say('The recording is of a 2026-07-28 session: verifying with --protocol 2026-07-28.');
+    config = { ...given, protocol: '2026-07-28' };
+  }
   let recording: Recording | undefined;
   let recordError: string | undefined;
   const opened: FaceSession = await openFaceSession(config, {
@@ -175,9 +181,11 @@ function verboseLine(event: TraceEvent): string {
   }
 }
 
-async function recordedChoice(trace: ImportedTrace) {
-  const { planReplay, recordedClientChoice } = await import('./verify.ts');
-  return recordedClientChoice(planReplay(trace));
+/** How the recording's client spoke: its capabilities, and whether it was a 2026-07-28 session. */
+async function recordedClient(trace: ImportedTrace) {
+  const { planReplay, recordedClientChoice, recordedModern } = await import('./verify.ts');
+  const plan = planReplay(trace);
+  return { choice: recordedClientChoice(plan), modern: recordedModern(plan) };
 }
 
 async function runMode(session: Session, options: CliOptions, io: HeadlessIo, say: (line: string) => void, recorded?: ImportedTrace): Promise<number> {

@@ -154,6 +154,7 @@ interface HttpSession {
 }
 
 async function startHttp(table: AnswerTable, port: number, host: string, log: (line: string) => void): Promise<Started> {
+  if (table.era === 'modern') return startModern(table, port, host, log);
   const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
   const sessions = new Map<string, HttpSession>();
   let count = 0;
@@ -210,6 +211,21 @@ async function startHttp(table: AnswerTable, port: number, host: string, log: (l
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
   return { url, close, done };
+}
+
+/** A 2026-07-28 recording: stateless Streamable HTTP (mock-modern.ts). */
+async function startModern(table: AnswerTable, port: number, host: string, log: (line: string) => void): Promise<Started> {
+  const { startModernHttp } = await import('./mock-modern.ts');
+  let started: Awaited<ReturnType<typeof startModernHttp>>;
+  try {
+    started = await startModernHttp(table, port, host, log, originAllowed);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'EADDRINUSE' ? 'it is in use' : code === 'EACCES' ? 'permission denied' : firstLine(error);
+    throw new MockStartError('LISTEN_FAILED', `The mock could not listen on ${host}:${port} (${why}): choose another --mock-port.`);
+  }
+  const { close, done } = closeOnce(started.close);
+  return { url: started.url, close, done };
 }
 
 /** A close that stops once, however often it is called; `done` resolves when it has. */

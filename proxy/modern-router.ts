@@ -17,9 +17,11 @@ import type { LoupeError, RequestId, Root, RpcError } from '../lib/wire.ts';
 import { RawRouter, type RawOutcome, type RouterRequestOptions } from './raw-router.ts';
 import { hasEnvelope, withEnvelope, type EnvelopeParts } from './modern-envelope.ts';
 import type { ServerRequestOutcome } from './server-requests.ts';
-import { textOf } from './frame-text.ts';
-import { rememberText } from './frame-text.ts';
+import { rememberText, textOf } from './frame-text.ts';
 import { stringifySafe } from '../lib/safe-json.ts';
+
+/** The methods whose results may be `input_required` (basic/patterns/mrtr). */
+const ROUND_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
 
 /** Rounds of one call before Loupe stops asking (a server that never completes). */
 export const MAX_ROUNDS = 10;
@@ -70,7 +72,8 @@ export class ModernRouter extends RawRouter {
     for (let round = 1; ; round++) {
       const outcome = await super.request(method, sendParams, first === undefined ? options : { ...options, round: { call: first, n: round } });
       first ??= outcome.rpcId;
-      const asked = outcome.ok ? inputRequired(outcome.result) : undefined;
+      // Only these methods may ask for input; an input_required elsewhere is returned as sent (the History marks it).
+      const asked = outcome.ok && ROUND_METHODS.has(method) ? inputRequired(outcome.result) : undefined;
       if (!asked || first === undefined) return outcome;
       if (round >= MAX_ROUNDS) {
         return { ok: false, error: { code: 'TOO_MANY_ROUNDS', message: `The server asked for input ${MAX_ROUNDS} times in a row without completing; Loupe stopped re-sending ${method}.` }, rpcId: outcome.rpcId };

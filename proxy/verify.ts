@@ -14,7 +14,7 @@ import type { FrameEvent, TraceEvent } from '../lib/wire.ts';
 import type { RequestOutcome, Session } from './session.ts';
 
 // The pure halves, re-exported so that the command line imports one module for both modes.
-export { compileIgnores, DEFAULT_IGNORES, formatVerifyText, recordedClientChoice, planReplay, verifyExitCode, type VerifyReport } from '../lib/verify.ts';
+export { compileIgnores, DEFAULT_IGNORES, formatVerifyText, recordedClientChoice, recordedModern, planReplay, verifyExitCode, type VerifyReport } from '../lib/verify.ts';
 export { diffLock, formatLockDiff, lockExitCode, lockText, parseLock, type LockDiff, type ToolLock } from '../lib/tool-lock.ts';
 
 export interface VerifyOptions {
