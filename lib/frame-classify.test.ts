@@ -14,6 +14,9 @@ describe('classifyMessage', () => {
     expect(classifyMessage({ jsonrpc: '2.0', id: null, method: 'ping' })).toEqual({ rpc: 'invalid', method: 'ping' });
     expect(classifyMessage({ jsonrpc: '2.0', id: 1, result: 1, error: {} })).toEqual({ rpc: 'invalid', id: 1 });
     expect(classifyMessage({ jsonrpc: '2.0', result: {} })).toEqual({ rpc: 'invalid' });
+    // JSON-RPC 2.0 §5: an error about a request whose id could not be read carries "id": null.
+    expect(classifyMessage({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'x' } })).toEqual({ rpc: 'error' });
+    expect(classifyMessage({ jsonrpc: '2.0', id: null, result: {} })).toEqual({ rpc: 'invalid' });
     expect(classifyMessage([1, 2])).toEqual({ rpc: 'invalid' });
     expect(classifyMessage('text')).toEqual({ rpc: 'invalid' });
   });

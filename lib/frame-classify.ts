@@ -25,6 +25,8 @@ export function classifyMessage(message: unknown): FrameShape {
     if ('id' in m) return id === undefined ? { rpc: 'invalid', method } : { rpc: 'request', method, id };
     return { rpc: 'notification', method };
   }
+  // JSON-RPC 2.0 §5: an error about a request whose id could not be read has `"id": null`.
+  if (m.id === null && 'error' in m && !('result' in m)) return { rpc: 'error' };
   if (id === undefined) return { rpc: 'invalid' };
   if ('error' in m && !('result' in m)) return { rpc: 'error', id };
   if ('result' in m && !('error' in m)) return { rpc: 'response', id };

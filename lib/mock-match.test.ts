@@ -44,7 +44,7 @@ const messages = (reply: { send: { message: JSONRPCMessage }[] }) => reply.send.
 describe('building the table', () => {
   it('refuses a trace without an initialize exchange, in one sentence that says what to do', () => {
     const built = buildAnswerTable(conversationOf(events([['out', { id: 1, method: 'tools/list' }], ['in', { id: 1, result: { tools: [] } }]])));
-    expect(built).toEqual({ ok: false, error: expect.stringMatching(/^This trace has no initialize exchange, .*record the session from the moment it connects\.$/) });
+    expect(built).toEqual({ ok: false, error: expect.stringMatching(/^This trace has no initialize exchange \(nor an answered server\/discover\), .*record the session from the moment it connects\.$/) });
   });
 
   it('refuses a trace whose initialize failed', () => {
@@ -248,5 +248,41 @@ describe('nearest and wording', () => {
     const long = describeRequest('tools/call', { name: 'x', arguments: { text: 'a'.repeat(500) } });
     expect(long.length).toBeLessThan(220);
     expect(long.endsWith('…')).toBe(true);
+  });
+});
+
+describe('a recording of a 2026-07-28 session (issue 12)', () => {
+  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' };
+  const modern = buildAnswerTable(
+    conversationOf(
+      events([
+        ['out', { id: 'loupe-discover', method: 'server/discover', params: { _meta: meta } }],
+        ['in', { id: 'loupe-discover', result: { supportedVersions: ['2026-07-28'], capabilities: { tools: {} } } }],
+        ['out', { id: 'loupe-1', method: 'tools/call', params: { name: 'confirm', arguments: { path: '/x' }, _meta: meta } }],
+        ['in', { id: 'loupe-1', result: { resultType: 'input_required', inputRequests: { ok: { method: 'elicitation/create', params: {} } }, requestState: 's1' } }],
+        ['out', { id: 'loupe-2', method: 'tools/call', params: { name: 'confirm', arguments: { path: '/x' }, inputResponses: { ok: { action: 'accept' } }, requestState: 's1', _meta: meta } }],
+        ['in', { id: 'loupe-2', result: { resultType: 'complete', content: [{ type: 'text', text: 'Deleted /x' }] } }],
+      ]),
+    ),
+  );
+
+  it('makes a 2026-07-28 mock from an answered server/discover', () => {
+    expect(modern.ok && modern.table.era).toBe('modern');
+    expect(modern.ok && modern.table.protocolVersion).toBe('2026-07-28');
+  });
+
+  it('refuses a 2025 initialize with -32022 naming 2026-07-28', () => {
+    if (!modern.ok) throw new Error(modern.error);
+    const [refusal] = messages(client(modern.table).init());
+    expect(refusal.error).toMatchObject({ code: -32022, data: { supported: ['2026-07-28'], requested: '2025-11-25' } });
+  });
+
+  it('answers the rounds of a call in recorded order, whatever the inputs re-sent', () => {
+    if (!modern.ok) throw new Error(modern.error);
+    const c = client(modern.table);
+    expect(messages(c.request('server/discover', { _meta: meta }))[0].result).toMatchObject({ supportedVersions: ['2026-07-28'] });
+    expect(messages(c.request('tools/call', { name: 'confirm', arguments: { path: '/x' }, _meta: meta }))[0].result).toMatchObject({ resultType: 'input_required' });
+    const again = { name: 'confirm', arguments: { path: '/x' }, inputResponses: { ok: { action: 'decline' } }, requestState: 's1', _meta: meta };
+    expect(messages(c.request('tools/call', again))[0].result).toMatchObject({ resultType: 'complete', content: [{ text: 'Deleted /x' }] });
   });
 });

@@ -25,7 +25,8 @@ export type ProbeAnswer =
   | { kind: 'closed'; detail?: string }
   | { kind: 'send-failed'; detail: string };
 
-export type Verdict = Negotiation & { discover?: Record<string, unknown> };
+/** `unreachable`: the probe got no answer at all (a refused connection, a 401, a dead server): not a verdict on the protocol. */
+export type Verdict = Negotiation & { discover?: Record<string, unknown>; unreachable?: boolean };
 
 const METHOD_NOT_FOUND = -32601;
 const UNSUPPORTED_VERSION = -32022;
@@ -83,7 +84,7 @@ export function judge(mode: ProtocolChoice, answer: ProbeAnswer, transport: 'std
   if (answer.kind === 'closed' && transport === 'stdio') {
     return { ...base, era: 'legacy', reason: `The server exited when asked server/discover, as some 2025-only servers do before initialize: Loupe started it again and opened a 2025-11-25 session.` };
   }
-  return { ...base, era: 'legacy', reason: `Loupe could not tell which protocol the server speaks: ${said}. It tries a 2025-11-25 session.` };
+  return { ...base, era: 'legacy', unreachable: true, reason: `Loupe could not tell which protocol the server speaks: ${said}. It tries a 2025-11-25 session.` };
 }
 
 /**

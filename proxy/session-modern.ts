@@ -40,6 +40,13 @@ export async function probe(transport: Transport, mode: ProtocolChoice, kind: 's
 
 /** The page's words when `2026-07-28` was asked for and the server does not speak it. */
 export function notModernError(verdict: Verdict): LoupeError {
+  if (verdict.unreachable) {
+    return {
+      code: 'UNREACHABLE',
+      message: `Loupe could not ask the server which protocol it speaks (server/discover: ${verdict.answer ?? 'no answer'}).`,
+      hint: 'Check that the server is running and reachable. A server behind OAuth can be signed in to with Protocol 2025-11-25 or Auto for now.',
+    };
+  }
   return {
     code: 'VERSION_MISMATCH',
     message: `This server does not speak ${MODERN_VERSION}: ${verdict.answer ?? 'server/discover failed'}.`,
@@ -89,7 +96,7 @@ export function discoveredInfo(verdict: Verdict): Partial<SessionInfo> {
   const server = meta[SERVER_INFO_KEY] as Record<string, unknown> | undefined;
   const capabilities = discover.capabilities as Record<string, unknown> | undefined;
   const supported = Array.isArray(discover.supportedVersions) ? discover.supportedVersions.map(String) : [];
-  const { discover: _discover, ...negotiation } = verdict;
+  const { discover: _discover, unreachable: _unreachable, ...negotiation } = verdict;
   return {
     era: 'modern',
     protocolVersion: MODERN_VERSION,
