@@ -305,7 +305,10 @@ async function runOne(session: Session, h: HeadlessOptions, io: HeadlessIo, say:
     return EXIT.ok;
   }
   const { params, needsTask } = await paramsFor(h, request);
-  const outcome = (needsTask && (await asTask(session, h, params))) || (await request(method, params));
+  const answered = (needsTask && (await asTask(session, h, params))) || (await request(method, params));
+  // A 2026-07-28 server may answer with a task handle (the tasks extension): followed to its result.
+  const isHandle = answered.ok && (answered.result as { resultType?: unknown } | undefined)?.resultType === 'task';
+  const outcome = isHandle ? await (await import('./smoke.ts')).followTaskHandle(session, answered, h.timeoutMs ?? 60_000) : answered;
   if (!outcome.ok) return reportFailure(outcome.error, say);
   io.stdout(formatResult(method, outcome.result, h.format));
   if (method === 'tools/call' && (outcome.result as { isError?: unknown } | undefined)?.isError === true) {

@@ -13,7 +13,7 @@ import { describeFailure, isRpcError } from '../lib/outcome-text.ts';
 import { stringifySafe } from '../lib/safe-json.ts';
 import { negativeCases, synthArguments } from '../lib/schema-synth.ts';
 import { RESULT_TEXT_LIMIT, worstVerdict, type SmokeCase, type SmokeCaseKind, type SmokeCrash, type SmokeOutcome, type SmokeReport, type SmokeTool, type SmokeVerdict } from '../lib/smoke-report.ts';
-import { createdTask, parseTask, pollDelay, serverRunsToolTasks, serverTaskFeature, taskCallParams, taskSupportOf, wantsResult } from '../lib/tasks.ts';
+import { carriedOutcome, createdTask, isTerminal, parseTask, pollDelay, serverRunsToolTasks, serverTaskFeature, taskCallParams, taskHandle, taskSupportOf, wantsResult } from '../lib/tasks.ts';
 import { parseTools, validationIssues, type SchemaCheck } from '../lib/tool-schema.ts';
 import type { LoupeError, RpcError } from '../lib/wire.ts';
 import type { RequestOutcome, Session } from './session.ts';
@@ -155,7 +155,7 @@ async function smokeTool(run: Run, target: Target): Promise<SmokeTool> {
 
 async function runCase(run: Run, target: Target, step: Step, asTask: boolean): Promise<{ case: SmokeCase; crash?: SmokeCrash }> {
   const started = performance.now();
-  const outcome = asTask ? await callAsTask(run, target.name, step.args) : await request(run, 'tools/call', { name: target.name, arguments: step.args });
+  const outcome = asTask ? await callAsTask(run, target.name, step.args) : await followTaskHandle(run.session, await request(run, 'tools/call', { name: target.name, arguments: step.args }), run.options.timeoutMs);
   const base = { kind: step.kind, label: step.label, arguments: step.args, ms: performance.now() - started, response: responseText(outcome), ...(asTask ? { asTask } : {}) };
   const crash = crashOf(run.session, outcome);
   if (crash) return { case: { ...base, outcome: 'crash', verdict: 'failed', reason: crash.message }, crash };
@@ -224,6 +224,35 @@ async function callAsTask(run: Run, name: string, args: Obj): Promise<RequestOut
   const result = await request(run, 'tasks/result', { taskId: task.taskId }, left());
   if (!result.ok && isTimeout(result.error)) return cancelTask(run, task.taskId, result.error.message);
   return result;
+}
+
+/**
+ * A 2026-07-28 tools/call the server made a task (the tasks extension, SEP-2663: the result is a
+ * handle with `resultType: "task"`): polled with tasks/get at the server's pollIntervalMs until it
+ * ends, within `timeoutMs`; the outcome is what the finished task carries. Any other outcome is
+ * returned as it is.
+ */
+export async function followTaskHandle(session: Session, outcome: RequestOutcome, timeoutMs: number): Promise<RequestOutcome> {
+  let task = outcome.ok ? taskHandle(outcome.result) : undefined;
+  if (!task) return outcome;
+  const deadline = Date.now() + timeoutMs;
+  for (let poll = 1; ; poll++) {
+    const carried = carriedOutcome(task);
+    if (carried) return carried;
+    // A handle never carries the result (the SEP): a task that ended already is asked once with tasks/get.
+    if (isTerminal(task.status) && poll > 1) return { ok: false, error: { code: -32603, message: `The task ended "${task.status}"${task.statusMessage ? ` (${task.statusMessage})` : ''} without a result.` } };
+    const delay = isTerminal(task.status) ? 0 : pollDelay(task);
+    if (Date.now() + delay >= deadline) {
+      await session.request(`task-cancel-${task.taskId}`, 'tasks/cancel', { taskId: task.taskId }, { timeoutMs: 2_000 });
+      return { ok: false, error: { code: -32001, message: `Request timed out: the task was still "${task.status}" after ${timeoutMs} ms (Loupe sent tasks/cancel)` } };
+    }
+    await sleep(delay);
+    const got = await session.request(`task-poll-${task.taskId}-${poll}`, 'tasks/get', { taskId: task.taskId }, { timeoutMs: Math.max(1, deadline - Date.now()) });
+    if (!got.ok) return got;
+    const next = parseTask(got.result);
+    if (!next) return { ok: false, error: { code: 'BAD_MESSAGE', message: 'tasks/get answered with something that is not a task.' } };
+    task = next;
+  }
 }
 
 /** One tools/call run as a task to its end (`mcp-loupe --cli` uses it for a tool that requires a task). */
