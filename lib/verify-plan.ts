@@ -16,6 +16,8 @@ export interface ReplayStep {
   progress: boolean;
   /** The recording has the answer, so the live one is compared; otherwise replayed only. */
   compare: boolean;
+  /** Why it is not compared, when the reason is not simply a missing answer. */
+  why?: string;
 }
 
 export interface ReplayPlan {
@@ -35,6 +37,18 @@ export interface ReplayPlan {
 const ROUTER_ID = /^loupe-\d+$/;
 
 export const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * Whether a recorded answer can be compared. A 2026-07-28 answer that still asks for input means
+ * the recording stopped before the call's final answer (nobody gave the input), while the live call
+ * runs its rounds to the end: comparing the two would report drift against the same server.
+ */
+function comparable(response: Exchange['response']): { compare: boolean; why?: string } {
+  if (response?.ok === true && isRecord(response.result) && response.result.resultType === 'input_required') {
+    return { compare: false, why: 'the recording stops at an input_required answer (the input was never given): replayed, not compared' };
+  }
+  return { compare: response !== undefined, why: undefined };
+}
 
 function withoutProgressToken(params: Record<string, unknown> | undefined): { params: Record<string, unknown> | undefined; progress: boolean } {
   const meta = params?._meta;
@@ -67,7 +81,7 @@ export function planReplay(trace: ImportedTrace): ReplayPlan {
       if (first) {
         // The live call runs its rounds again by itself: its final answer is compared with this round's.
         first.exchange = { ...first.exchange, response: exchange.response };
-        first.compare = exchange.response !== undefined;
+        Object.assign(first, comparable(exchange.response));
       }
       plan.skipped.push({ seq, method, why: `round ${round.n} of the call at seq ${first?.exchange.seq ?? '?'} (input_required): the live call runs its rounds itself, and its final answer is compared` });
       continue;
@@ -83,7 +97,7 @@ export function planReplay(trace: ImportedTrace): ReplayPlan {
       plan.skipped.push({ seq, method, why: 'its params are not an object, which Loupe cannot send as a request' });
     } else {
       const stripped = withoutProgressToken(exchange.params as Record<string, unknown> | undefined);
-      plan.steps.push({ exchange, ...stripped, compare: exchange.response !== undefined });
+      plan.steps.push({ exchange, ...stripped, ...comparable(exchange.response) });
     }
   }
   if (trace.truncatedLine !== undefined) plan.problems.push(`line ${trace.truncatedLine}: cut short (the recording stopped mid-write); the complete lines before it are used`);

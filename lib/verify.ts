@@ -164,7 +164,7 @@ export class Verification {
     private readonly timeoutMs?: number,
   ) {
     this.absorbed = rules.map(() => 0);
-    for (const s of plan.steps) if (!s.compare) this.notCompared.push({ seq: s.exchange.seq, method: s.exchange.method, why: 'no answer in the recording: replayed, not compared' });
+    for (const s of plan.steps) if (!s.compare) this.notCompared.push({ seq: s.exchange.seq, method: s.exchange.method, why: s.why ?? 'no answer in the recording: replayed, not compared' });
   }
 
   /** The params to send for a step: recorded ids the live server renamed are sent as the live ones. */
@@ -205,7 +205,7 @@ export class Verification {
   replayedOnly(step: ReplayStep, live: LiveAnswer | 'waiting'): void {
     const entry = this.notCompared.find((n) => n.seq === step.exchange.seq);
     const what = live === 'waiting' ? 'still waiting at the end, cancelled' : live.outcome.ok ? 'answered' : describeFailure(live.outcome.error);
-    if (entry) entry.why = `no answer in the recording: replayed, not compared (live: ${what})`;
+    if (entry) entry.why = `${step.why ?? 'no answer in the recording: replayed, not compared'} (live: ${what})`;
   }
 
   /** The replay ended early; `notSent` are the steps it did not send. */

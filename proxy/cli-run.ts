@@ -376,5 +376,9 @@ function reportFailure(error: RpcError | LoupeError, say: (line: string) => void
     return error.code === -32001 && /timed out/i.test(error.message) ? EXIT.timeout : EXIT.failed;
   }
   say(connectFailure(error));
-  return error.code === 'TIMEOUT' ? EXIT.timeout : EXIT.connect;
+  if (error.code === 'TIMEOUT') return EXIT.timeout;
+  // A 2026-07-28 call whose input rounds failed: the call failed on a live connection (exit 1), not the connect.
+  return CALL_FAILURES.has(error.code) ? EXIT.failed : EXIT.connect;
 }
+
+const CALL_FAILURES: ReadonlySet<LoupeError['code']> = new Set(['INPUT_REFUSED', 'TOO_MANY_ROUNDS']);

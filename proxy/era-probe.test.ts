@@ -55,10 +55,15 @@ describe('judge', () => {
   });
 
   it('reads -32022 by the versions the server says it supports', () => {
-    const modern = judge('auto', { kind: 'error', code: -32022, message: 'Unsupported protocol version', data: { supported: ['2026-07-28'], requested: '2026-07-28' } }, 'http');
-    expect(modern).toMatchObject({ era: 'modern', answer: 'error -32022: Unsupported protocol version' });
-    expect(modern.reason).toBe('The server refused 2026-07-28 but supports 2026-07-28; Loupe speaks only 2026-07-28 of the 2026 generation.');
-    expect(modern).not.toHaveProperty('unreachable');
+    const newer = judge('auto', { kind: 'result', result: { supportedVersions: ['2027-01-01'] } }, 'http');
+    expect(newer).toMatchObject({ era: 'legacy' });
+    expect(newer.reason).toBe('The server answered server/discover with only 2027-01-01, not 2026-07-28, which Loupe speaks: Loupe opens a 2025-11-25 session.');
+
+    // Refused although listed: the request was wrong in another way; no 2026 session is opened on it.
+    const odd = judge('auto', { kind: 'error', code: -32022, message: 'Unsupported protocol version', data: { supported: ['2026-07-28'], requested: '2026-07-28' } }, 'http');
+    expect(odd).toMatchObject({ era: 'legacy', answer: 'error -32022: Unsupported protocol version' });
+    expect(odd.reason).toBe('The server refused 2026-07-28 although it lists it (2026-07-28): it wants something else of the request; Loupe tries a 2025-11-25 session.');
+    expect(odd).not.toHaveProperty('unreachable');
 
     const legacy = judge('auto', { kind: 'error', code: -32022, message: 'Unsupported protocol version', data: { supported: ['2025-11-25', '2025-06-18'] } }, 'stdio');
     expect(legacy).toMatchObject({ era: 'legacy', answer: 'error -32022: Unsupported protocol version' });
@@ -117,6 +122,25 @@ describe('judge', () => {
         reason: 'Loupe could not tell which protocol the server speaks: the request could not be sent (fetch failed). It tries a 2025-11-25 session.',
       });
     }
+  });
+  it('does not promise a 2025 session under Protocol 2026-07-28', () => {
+    const answers: ProbeAnswer[] = [
+      { kind: 'result', result: { supportedVersions: ['2025-11-25'] } },
+      { kind: 'error', code: -32022, message: 'x', data: { supported: ['2025-11-25'] } },
+      { kind: 'error', code: -32601, message: 'Method not found' },
+      { kind: 'timeout', ms: 5000 },
+      { kind: 'closed' },
+      { kind: 'send-failed', detail: 'fetch failed' },
+    ];
+    for (const answer of answers) {
+      const verdict = judge('2026-07-28', answer, 'stdio');
+      expect(verdict.era).toBe('legacy');
+      expect(verdict.reason).not.toMatch(/(opens|opened|tries) a 2025-11-25 session/);
+      expect(verdict.reason).toMatch(/Protocol is 2026-07-28, so Loupe opens no 2025-11-25 session\.$/);
+    }
+    expect(judge('2026-07-28', { kind: 'error', code: -32601, message: 'Method not found' }, 'stdio').reason).toBe(
+      'The server does not know server/discover, as servers that speak only 2025 do; Protocol is 2026-07-28, so Loupe opens no 2025-11-25 session.',
+    );
   });
 
   it('keeps the mode it was asked in, whatever it concludes', () => {

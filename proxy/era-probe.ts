@@ -62,29 +62,37 @@ export function judge(mode: ProtocolChoice, answer: ProbeAnswer, transport: 'std
   const probe = `server/discover asking for ${MODERN_VERSION}`;
   const said = describeAnswer(answer);
   const base = { mode, probe, answer: said };
+  // A 2025 verdict under Protocol 2026-07-28 opens nothing: the reason (shown in the trace) says so.
+  const then = (auto: string) => (mode === '2026-07-28' ? `; Protocol is ${MODERN_VERSION}, so Loupe opens no 2025-11-25 session.` : auto);
   if (answer.kind === 'result') {
     const supported = versionsOf(answer.result.supportedVersions);
-    if (supported.some(isModern)) {
+    if (supported.includes(MODERN_VERSION)) {
       return { ...base, era: 'modern', reason: `The server answered server/discover and supports ${supported.join(', ')}: Loupe speaks ${MODERN_VERSION} (stateless).`, discover: answer.result };
     }
-    return { ...base, era: 'legacy', reason: `The server answered server/discover but lists no 2026 version (${supported.join(', ') || 'none'}): Loupe opens a 2025-11-25 session.` };
+    // Only later 2026-style versions: a generation Loupe cannot speak yet (it would be refused).
+    if (supported.some(isModern)) {
+      return { ...base, era: 'legacy', reason: `The server answered server/discover with only ${supported.join(', ')}, not ${MODERN_VERSION}, which Loupe speaks${then(': Loupe opens a 2025-11-25 session.')}` };
+    }
+    return { ...base, era: 'legacy', reason: `The server answered server/discover but lists no 2026 version (${supported.join(', ') || 'none'})${then(': Loupe opens a 2025-11-25 session.')}` };
   }
   if (answer.kind === 'error' && answer.code === UNSUPPORTED_VERSION) {
     const supported = versionsOf((answer.data as { supported?: unknown } | undefined)?.supported);
-    if (supported.some(isModern)) return { ...base, era: 'modern', reason: `The server refused ${MODERN_VERSION} but supports ${supported.join(', ')}; Loupe speaks only ${MODERN_VERSION} of the 2026 generation.` };
-    return { ...base, era: 'legacy', reason: `The server refused ${MODERN_VERSION} and supports ${supported.join(', ') || 'no version it named'}: Loupe opens a 2025-11-25 session.` };
+    if (supported.includes(MODERN_VERSION)) {
+      return { ...base, era: 'legacy', reason: `The server refused ${MODERN_VERSION} although it lists it (${supported.join(', ')}): it wants something else of the request${then('; Loupe tries a 2025-11-25 session.')}` };
+    }
+    return { ...base, era: 'legacy', reason: `The server refused ${MODERN_VERSION} and supports ${supported.join(', ') || 'no version it named'}${then(': Loupe opens a 2025-11-25 session.')}` };
   }
   if (answer.kind === 'error') {
     const why = answer.code === METHOD_NOT_FOUND ? 'does not know server/discover' : `answered server/discover with error ${answer.code}`;
-    return { ...base, era: 'legacy', reason: `The server ${why}, as servers that speak only 2025 do: Loupe opens a 2025-11-25 session with initialize.` };
+    return { ...base, era: 'legacy', reason: `The server ${why}, as servers that speak only 2025 do${then(': Loupe opens a 2025-11-25 session with initialize.')}` };
   }
   if (answer.kind === 'timeout' && transport === 'stdio') {
-    return { ...base, era: 'legacy', reason: `The server did not answer server/discover (${said}); servers that speak only 2025 may ignore requests before initialize, so Loupe opens a 2025-11-25 session.` };
+    return { ...base, era: 'legacy', reason: `The server did not answer server/discover (${said}); servers that speak only 2025 may ignore requests before initialize${then(', so Loupe opens a 2025-11-25 session.')}` };
   }
   if (answer.kind === 'closed' && transport === 'stdio') {
-    return { ...base, era: 'legacy', reason: `The server exited when asked server/discover, as some 2025-only servers do before initialize: Loupe started it again and opened a 2025-11-25 session.` };
+    return { ...base, era: 'legacy', reason: `The server exited when asked server/discover, as some 2025-only servers do before initialize${then(': Loupe started it again and opened a 2025-11-25 session.')}` };
   }
-  return { ...base, era: 'legacy', unreachable: true, reason: `Loupe could not tell which protocol the server speaks: ${said}. It tries a 2025-11-25 session.` };
+  return { ...base, era: 'legacy', unreachable: true, reason: `Loupe could not tell which protocol the server speaks: ${said}${then('. It tries a 2025-11-25 session.')}` };
 }
 
 /**

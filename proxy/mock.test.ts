@@ -8,18 +8,17 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough, type Readable, type Writable } from 'node:stream';
+import { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CreateMessageRequestSchema, ListRootsRequestSchema, LoggingMessageNotificationSchema, McpError, ResourceListChangedNotificationSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { CreateMessageRequestSchema, ListRootsRequestSchema, LoggingMessageNotificationSchema, McpError, ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TraceIndex } from '../lib/trace-index.ts';
 import { defaultSecretChoice, exportTrace, parseTrace, type ImportedTrace } from '../lib/trace-jsonl.ts';
 import type { ServerConfig } from '../lib/server-config-types.ts';
 import { openFaceSession } from './face-session.ts';
+import { StreamClientTransport } from './test-stream-transport.ts';
 import { MockStartError, startMock, type RunningMock } from './mock.ts';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -150,36 +149,6 @@ async function replaysTheRecording(client: Client, seen: ReturnType<typeof newCl
   expect(await client.ping()).toEqual({});
 }
 
-/** The client's end of stdio over two in-process streams, framed by the SDK's own ReadBuffer. */
-class StreamClientTransport implements Transport {
-  onmessage?: (message: JSONRPCMessage) => void;
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  private readonly buffer = new ReadBuffer();
-  private readonly fromMock: Readable;
-  private readonly toMock: Writable;
-
-  constructor(fromMock: Readable, toMock: Writable) {
-    this.fromMock = fromMock;
-    this.toMock = toMock;
-  }
-
-  async start(): Promise<void> {
-    this.fromMock.on('data', (chunk: Buffer) => {
-      this.buffer.append(chunk);
-      for (let message = this.buffer.readMessage(); message; message = this.buffer.readMessage()) this.onmessage?.(message);
-    });
-  }
-
-  async send(message: JSONRPCMessage): Promise<void> {
-    this.toMock.write(serializeMessage(message));
-  }
-
-  async close(): Promise<void> {
-    this.toMock.end();
-    this.onclose?.();
-  }
-}
 
 describe('the recording', () => {
   it('is a Loupe trace of the whole session', () => {

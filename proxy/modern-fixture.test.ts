@@ -4,8 +4,8 @@
  * client and, for the 2025 side, the 1.x client; e2e/fixtures/modern-raw.mjs (hand-written,
  * variants good and broken) driven with plain fetch where the point is a rule the SDK keeps.
  */
+import { stopChild } from './test-children.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -48,16 +48,7 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all(
-    children.map(async (child) => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = once(child, 'exit');
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 3_000);
-      await exited;
-      clearTimeout(timer);
-    }),
-  );
+  await Promise.all(children.map(stopChild));
 });
 
 // ---- clients -------------------------------------------------------------------------------

@@ -111,7 +111,7 @@ export class ModernRouter extends RawRouter {
     );
     for (const { key, outcome } of answers) {
       if (!outcome.ok) {
-        return { ok: false, error: { code: 'INPUT_REFUSED', message: `The input the server asked for (${key}) was not given: ${outcome.error.message}. Loupe did not send the request again.` } };
+        return { ok: false, error: { code: 'INPUT_REFUSED', message: `The input the server asked for (${key}) was not given: ${outcome.error.message.replace(/\.$/, '')}. Loupe did not send the request again.` } };
       }
       responses[key] = outcome.result;
     }

@@ -236,19 +236,21 @@ export async function followTaskHandle(session: Session, outcome: RequestOutcome
   let task = outcome.ok ? taskHandle(outcome.result) : undefined;
   if (!task) return outcome;
   const deadline = Date.now() + timeoutMs;
+  const giveUp = async (last: NonNullable<typeof task>): Promise<RequestOutcome> => {
+    await session.request(`task-cancel-${last.taskId}`, 'tasks/cancel', { taskId: last.taskId }, { timeoutMs: 2_000 });
+    return { ok: false, error: { code: -32001, message: `Request timed out: the task was still "${last.status}" after ${timeoutMs} ms (Loupe sent tasks/cancel)` } };
+  };
   for (let poll = 1; ; poll++) {
     const carried = carriedOutcome(task);
     if (carried) return carried;
     // A handle never carries the result (the SEP): a task that ended already is asked once with tasks/get.
     if (isTerminal(task.status) && poll > 1) return { ok: false, error: { code: -32603, message: `The task ended "${task.status}"${task.statusMessage ? ` (${task.statusMessage})` : ''} without a result.` } };
     const delay = isTerminal(task.status) ? 0 : pollDelay(task);
-    if (Date.now() + delay >= deadline) {
-      await session.request(`task-cancel-${task.taskId}`, 'tasks/cancel', { taskId: task.taskId }, { timeoutMs: 2_000 });
-      return { ok: false, error: { code: -32001, message: `Request timed out: the task was still "${task.status}" after ${timeoutMs} ms (Loupe sent tasks/cancel)` } };
-    }
+    if (Date.now() + delay >= deadline) return giveUp(task);
     await sleep(delay);
     const got = await session.request(`task-poll-${task.taskId}-${poll}`, 'tasks/get', { taskId: task.taskId }, { timeoutMs: Math.max(1, deadline - Date.now()) });
-    if (!got.ok) return got;
+    // A poll cut short by the overall deadline is the task's time-out, not the poll's own.
+    if (!got.ok) return Date.now() >= deadline ? giveUp(task) : got;
     const next = parseTask(got.result);
     if (!next) return { ok: false, error: { code: 'BAD_MESSAGE', message: 'tasks/get answered with something that is not a task.' } };
     task = next;
