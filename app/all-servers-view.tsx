@@ -2,18 +2,26 @@
 /**
  * The `All servers` entry's view (issue 9, "All servers views"): every server's tools as
  * `server__tool` (all-tools-container.tsx) and one History of every server in time order
- * (merged-history-container.tsx). Selecting this entry subscribes the tab to every session's events.
+ * (merged-history-container.tsx), and every server's tool definitions for an LLM API
+ * (doctor-export-container.tsx, issue 14). Selecting this entry subscribes the tab to every session's events.
  */
 import type { ReactNode } from 'react';
-import { Tabs } from '@/components/tabs.tsx';
+import { Tabs, type TabSpec } from '@/components/tabs.tsx';
 import { Panel } from '@/components/ui.tsx';
 import { AllToolsContainer } from './all-tools-container.tsx';
+import { AllServersExportContainer } from './doctor-export-container.tsx';
 import { MergedHistoryContainer } from './merged-history-container.tsx';
 import { useLoupeSelector } from './use-loupe.ts';
 import { useStore } from './use-store.ts';
 import { ValueStore } from './value-store.ts';
 
-type View = 'tools' | 'history';
+type View = 'tools' | 'history' | 'export';
+
+const VIEWS: TabSpec<View>[] = [
+  { id: 'tools', label: 'Tools' },
+  { id: 'history', label: 'History' },
+  { id: 'export', label: 'Export tools' },
+];
 
 /** Which view is shown, kept while a single server is shown (one per tab: module state). */
 const shownView = new ValueStore<View>('tools');
@@ -23,8 +31,8 @@ export function AllServersView(): ReactNode {
   const view = useStore(shownView);
   return (
     <Panel label="All servers" title={`All servers (${count})`}>
-      <Tabs<View> label="All servers views" tabs={[{ id: 'tools', label: 'Tools' }, { id: 'history', label: 'History' }]} selected={view} onSelect={(id) => shownView.set(id)}>
-        {view === 'tools' ? <AllToolsContainer /> : <MergedHistoryContainer />}
+      <Tabs<View> label="All servers views" tabs={VIEWS} selected={view} onSelect={(id) => shownView.set(id)}>
+        {view === 'tools' ? <AllToolsContainer /> : view === 'history' ? <MergedHistoryContainer /> : <AllServersExportContainer />}
       </Tabs>
     </Panel>
   );

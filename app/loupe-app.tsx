@@ -12,6 +12,7 @@ import { Note } from '@/components/ui.tsx';
 import { TopBar } from '@/components/top-bar.tsx';
 import { PromptsContainer, ResourcesContainer } from './catalog-containers.tsx';
 import { ConnectionContainer } from './connection-container.tsx';
+import { DoctorContainer } from './doctor-container.tsx';
 import { HistoryContainer } from './history-container.tsx';
 import { AllServersView } from './all-servers-view.tsx';
 import { ALL_SERVERS, createServices, startServices } from './loupe-services.ts';
@@ -25,7 +26,7 @@ import { ToolsContainer } from './tools-container.tsx';
 import { LoupeContext, SessionContext, useLoupeSelector, usePromptList, useResourceList, useSelectedServer, useServices, useSessionInfo, useTheme, useToolList } from './use-loupe.ts';
 import { useMainTab } from './use-primitives.ts';
 
-type TabId = 'tools' | 'resources' | 'prompts' | 'history' | 'notifications' | 'tasks' | 'saved-calls' | 'oauth';
+type TabId = 'tools' | 'resources' | 'prompts' | 'history' | 'notifications' | 'tasks' | 'doctor' | 'saved-calls' | 'oauth';
 
 /** Panels mounted only while their tab is shown (the Tools tab stays mounted: its form keeps its input). */
 const PANELS: Record<Exclude<TabId, 'tools'>, () => ReactNode> = {
@@ -34,6 +35,7 @@ const PANELS: Record<Exclude<TabId, 'tools'>, () => ReactNode> = {
   history: HistoryContainer,
   notifications: NotificationsContainer,
   tasks: TasksContainer,
+  doctor: DoctorContainer,
   'saved-calls': SavedCallsContainer,
   oauth: OAuthContainer,
 };
@@ -81,6 +83,7 @@ function MainTabs({ active }: { active: boolean }): ReactNode {
     { id: 'history', label: 'History' },
     { id: 'notifications', label: 'Notifications' },
     { id: 'tasks', label: 'Tasks', count: activeTasks > 0 ? activeTasks : undefined },
+    { id: 'doctor', label: 'Doctor' },
     { id: 'saved-calls', label: 'Saved calls', count: savedCalls > 0 ? savedCalls : undefined },
     ...(remote ? [{ id: 'oauth' as const, label: 'OAuth' }] : []),
   ];

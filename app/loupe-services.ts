@@ -1,5 +1,6 @@
 /** The stores of one tab, created together so that they share one socket. */
 import { ClientSettingsStore } from './client-settings-store.ts';
+import { DoctorStore } from './doctor-store.ts';
 import { LoupeStore } from './loupe-store.ts';
 import { ServerRequestStore } from './server-request-store.ts';
 import { SessionRegistry } from './session-registry.ts';
@@ -34,6 +35,8 @@ export interface LoupeServices {
   args: ArgsStore;
   /** The guided OAuth flows of every session (issue 11) and the OAuth messages. */
   oauth: OAuthStore;
+  /** The server doctor's reports of every session, and the Doctor tab's choices (issue 14). */
+  doctor: DoctorStore;
 }
 
 export function createServices(): LoupeServices {
@@ -48,6 +51,7 @@ export function createServices(): LoupeServices {
     nav: new NavStore(),
     args: new ArgsStore(),
     oauth: new OAuthStore(app),
+    doctor: new DoctorStore(app),
   };
 }
 

@@ -43,6 +43,8 @@ interface Source {
   lastSeq: number;
   minSeq: number;
   version: number;
+  /** The index's `flags` when last merged (a spec event marking an earlier row bumps it). */
+  flags: number;
   off: () => void;
 }
 
@@ -165,7 +167,7 @@ export class MergedHistoryStore {
       if (this.sources.has(id) || !sessions[id]) continue;
       const model = this.host.model(id);
       const index = model.trace.getSnapshot().index;
-      const source: Source = { index, lastSeq: 0, minSeq: 0, version: -1, off: model.trace.subscribe(() => this.follow(id, model)) };
+      const source: Source = { index, lastSeq: 0, minSeq: 0, version: -1, flags: 0, off: model.trace.subscribe(() => this.follow(id, model)) };
       this.sources.set(id, source);
       this.take(id, source, index);
       changed = true;
@@ -180,6 +182,7 @@ export class MergedHistoryStore {
     source.lastSeq = index.lastSeq;
     source.minSeq = index.rows[0]?.seq ?? 0;
     source.version = index.version;
+    source.flags = index.flags;
     this.all = mergeSorted(this.all, sortedRows(index.rows));
   }
 
@@ -206,8 +209,10 @@ export class MergedHistoryStore {
     const added = index.rows.slice(firstAfter(index.rows, source.lastSeq));
     source.lastSeq = index.lastSeq;
     mergeInto(this.all, added);
-    // Pairing changed earlier rows (a response came): a filter that depends on it is run again.
-    if (dependsOnPairing(this.filters.filter)) {
+    const flagged = index.flags !== source.flags;
+    source.flags = index.flags;
+    // Pairing changed earlier rows (a response came), or a spec event marked one: a filter that depends on it is run again.
+    if (dependsOnPairing(this.filters.filter) || (flagged && this.filters.filter.violationsOnly)) {
       this.refilter();
       return;
     }

@@ -28,6 +28,7 @@ export function ExportPanel({ view, onClose }: { view: TraceView; onClose(): voi
       session: view.session,
       stats: { session: view.session.id, kept: view.index.rows.length, dropped: view.dropped.proxy + view.dropped.tab },
       rows,
+      attached: (row) => view.index.specEvents(row),
       secrets,
       filter: scope === 'shown' ? view.filter : undefined,
       exportedBy: 'MCP Loupe',

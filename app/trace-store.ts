@@ -258,13 +258,15 @@ export class TraceStore {
     const rounds = this.live.rounds;
     const trimmed = events.length > 0 ? index.trimBefore(events[0].seq) : 0;
     if (trimmed > 0) rounds.trimBefore(events[0].seq);
+    const flags = index.flags;
     const { added, touched } = index.append(events.slice(firstAfter(events, index.lastSeq)));
     const changed = rounds.append(added);
     if (this.source !== 'live') {
       this.publish({});
       return;
     }
-    if (touched.length > 0 && dependsOnPairing(this.filter)) {
+    // A spec event marked an earlier row: a violations-only view takes it in by filtering again.
+    if (touched.length > 0 && (dependsOnPairing(this.filter) || (this.filter.violationsOnly && index.flags !== flags))) {
       this.refilter({});
       return;
     }

@@ -172,3 +172,44 @@ describe('TraceIndex: capabilities from the initialize frame', () => {
     expect(index.find(1)).toMatchObject({ pending: undefined, unanswered: true });
   });
 });
+
+describe('TraceIndex: spec events (issue 14)', () => {
+  const spec = (of: number, issues: string[]) => ({ kind: 'spec', of, version: '2025-11-25', schema: 'ListToolsResult', issues });
+
+  it('marks the frame a spec event names, in a later batch, without a row of its own', () => {
+    const { frame, other } = builder();
+    const index = new TraceIndex();
+    index.append([frame('out', { jsonrpc: '2.0', id: 1, method: 'tools/list' }), frame('in', { jsonrpc: '2.0', id: 1, result: { tools: [{ name: 'bare' }] } })]);
+    const version = index.version;
+    const result = index.append([other(spec(2, ['result.tools[0].inputSchema: required']))]);
+    expect(result.added).toEqual([]);
+    expect(result.touched.map((r) => r.seq)).toEqual([2]);
+    expect(index.flags).toBe(1);
+    expect(index.version).toBe(version + 1);
+    expect(index.rows.map((r) => r.seq)).toEqual([1, 2]);
+    expect(index.lastSeq).toBe(3);
+    expect(index.total).toBe(3);
+    expect(index.violationRows).toBe(1);
+    expect(index.find(2)?.violations).toEqual([
+      { code: 'spec-schema', message: 'Breaks the 2025-11-25 schema (ListToolsResult): result.tools[0].inputSchema: required.', spec: 'https://modelcontextprotocol.io/specification/2025-11-25/schema' },
+    ]);
+    expect(index.specEvents(index.find(2)!).map((e) => e.seq)).toEqual([3]);
+    expect(index.specEvents(index.find(1)!)).toEqual([]);
+  });
+
+  it('marks a frame of the same batch without touching it, counts a row once, and ignores a frame it does not hold', () => {
+    const { frame, other } = builder();
+    const index = new TraceIndex();
+    const result = index.append([
+      frame('in', { jsonrpc: '1.0', method: 'notifications/message' }),
+      other(spec(1, ['jsonrpc: expected "2.0", got "1.0"'])),
+      other(spec(99, ['(frame): not kept'])),
+    ]);
+    expect(result.added.map((r) => r.seq)).toEqual([1]);
+    expect(result.touched).toEqual([]);
+    expect(index.flags).toBe(0);
+    expect(codes(index, 1)).toEqual(['jsonrpc-version', 'spec-schema']);
+    expect(index.violationRows).toBe(1);
+    expect(index.lastSeq).toBe(3);
+  });
+});

@@ -9,12 +9,14 @@
  * It also tells which generation the session speaks from its own frames (issue 12): a request
  * whose `_meta` names 2026-07-28 makes it modern, an `initialize` legacy (the latest one wins: a
  * probe that fell back, a reconnect). The 2026-07-28 checks (trace-violations-modern.ts) run
- * only on a modern session; a 2025 session pays one `includes` per request it sends.
+ * only on a modern session; a 2025 session pays one `includes` per request it sends. A `spec`
+ * event (issue 14: a frame breaks its version's schema) is no row: it marks its frame's row.
  */
 import { eventKindLabel, summarise, type HistoryRow } from './trace.ts';
 import { cancelledRequestId, capabilityViolation, declaredInInitialize, frameViolations, parseFrame, requiredCapabilities, type Violation } from './trace-violations.ts';
 import { deprecatedMethodViolation, frameEra, headerViolation, isMcpPost, pickBody, resultTypeViolation, serverAccepted, sessionIdViolation, standaloneGetViolation, type Era } from './trace-violations-modern.ts';
 import type { ClientCapabilityChoice, FrameEvent, HttpEvent, RequestId, StderrEvent, TraceEvent } from './wire.ts';
+import { schemaReferenceUrl, type SpecEvent } from './wire-events.ts';
 
 /** Stderr text kept for the stderr stream (the rows keep every chunk too, within the event cap). */
 const STDERR_KEEP_CHARS = 64 * 1024;
@@ -47,8 +49,8 @@ function firstLine(text: string): string {
   return newline < 0 ? trimmed : `${trimmed.slice(0, newline)} … (${trimmed.split('\n').length} lines)`;
 }
 
-/** A row for an event that is not a frame. */
-function otherRow(event: Exclude<TraceEvent, FrameEvent>): HistoryRow {
+/** A row for an event that is neither a frame nor about one. */
+function otherRow(event: Exclude<TraceEvent, FrameEvent | SpecEvent>): HistoryRow {
   const base: HistoryRow = { seq: event.seq, ts: event.ts, kind: eventKindLabel(event), event };
   switch (event.kind) {
     case 'http':
@@ -84,6 +86,9 @@ export class TraceIndex {
   violationRows = 0;
   /** Events appended so far (also those trimmed away since). */
   total = 0;
+  /** Bumped when a row of an earlier batch gains a violation (a spec event about it): a violations-only view must filter again. */
+  flags = 0;
+  private lastEventSeq = 0;
   private readonly open = new Map<string, HistoryRow>();
   private readonly answered = new Map<string, HistoryRow>();
   private readonly cancelled = new Map<string, number>();
@@ -102,6 +107,7 @@ export class TraceIndex {
   private readonly modernRequests = new WeakSet<HistoryRow>();
   /** Requests whose POST's headers disagreed with them and that the server did not refuse (yet). */
   private readonly mismatches = new WeakMap<HistoryRow, { http: HistoryRow; violation: Violation; status: number }>();
+  private readonly attached = new WeakMap<HistoryRow, SpecEvent[]>();
 
   /** `clientCapabilities`: what the session says Loupe declared, for a trace whose `initialize` was let go. */
   constructor(private readonly clientCapabilities?: ClientCapabilityChoice) {}
@@ -117,16 +123,28 @@ export class TraceIndex {
     return this.sessionEra;
   }
 
+  /** The seq of the last event taken (a spec event is taken without a row of its own). */
   get lastSeq(): number {
-    return this.rows.length === 0 ? 0 : this.rows[this.rows.length - 1].seq;
+    return Math.max(this.lastEventSeq, this.rows.length === 0 ? 0 : this.rows[this.rows.length - 1].seq);
+  }
+
+  /** The spec events attached to this row, in order (an export writes them after its frame). */
+  specEvents(row: HistoryRow): readonly SpecEvent[] {
+    return this.attached.get(row) ?? [];
   }
 
   append(events: readonly TraceEvent[]): AppendResult {
     const added: HistoryRow[] = [];
     const touched: HistoryRow[] = [];
+    const lastRowBefore = this.rows.length === 0 ? 0 : this.rows[this.rows.length - 1].seq;
     if (this.total === 0 && events.length > 0 && events[0].seq > 1) this.complete = false;
     for (const event of events) {
       this.total += 1;
+      this.lastEventSeq = event.seq;
+      if (event.kind === 'spec') {
+        this.attachSpec(event, lastRowBefore, touched);
+        continue;
+      }
       const row = event.kind === 'frame' ? this.frameRow(event, touched) : otherRow(event);
       if (event.kind === 'http' && this.sessionEra === 'modern') this.modernHttp(row, event);
       if (event.kind === 'stderr') this.keepStderr(event);
@@ -137,6 +155,18 @@ export class TraceIndex {
     }
     if (added.length > 0 || touched.length > 0) this.version += 1;
     return { added, touched };
+  }
+
+  /** A spec event marks its frame's row if it is still kept; a row of an earlier batch is touched (one of this batch is new anyway). */
+  private attachSpec(event: SpecEvent, lastRowBefore: number, touched: HistoryRow[]): void {
+    const row = this.find(event.of);
+    if (!row || row.event.kind !== 'frame') return;
+    if (!row.violations) this.violationRows += 1;
+    addViolation(row, { code: 'spec-schema', message: `Breaks the ${event.version} schema (${event.schema}): ${event.issues.join('; ')}.`, spec: schemaReferenceUrl(event.version) });
+    this.attached.set(row, [...(this.attached.get(row) ?? []), event]);
+    if (row.seq > lastRowBefore) return;
+    touched.push(row);
+    this.flags += 1;
   }
 
   /** Drop rows older than `seq` (the tab's event cap let them go); returns how many. */

@@ -92,3 +92,23 @@ describe('exportTrace / parseTrace', () => {
     expect(parseTrace(JSON.stringify({ format: TRACE_FORMAT, version: 99, session: { id: 'x' } }))).toMatchObject({ ok: false, error: expect.stringMatching(/newer/) });
   });
 });
+
+describe('exportTrace: spec events (issue 14)', () => {
+  it('writes the spec events of the exported rows in seq order, redacted, and reads them back onto their frames', () => {
+    const spec: TraceEvent = { session: 's1', seq: 6, ts: 1006, kind: 'spec', of: 3, version: '2025-11-25', schema: 'CallToolResult', issues: ['result.content[0].text: "API_KEY=sk-live-123456" is wrong'] };
+    const index = TraceIndex.from([...events, spec]);
+    const text = exportTrace({ session, rows: index.rows, attached: (row) => index.specEvents(row), secrets: defaultSecretChoice(session.config), exportedBy: 'x' });
+    const lines = text.trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.seq)).toEqual([undefined, 1, 2, 3, 4, 5, 6]);
+    expect(lines[0].stats.exported).toBe(6);
+    expect(text).not.toContain('sk-live-123456');
+    const parsed = parseTrace(text);
+    if (!parsed.ok) throw new Error(parsed.error);
+    const reread = TraceIndex.from(parsed.trace.events);
+    expect(reread.rows).toHaveLength(5);
+    expect(reread.find(3)?.violations?.map((v) => v.code)).toEqual(['spec-schema']);
+    // Only the rows exported: a filter that left the frame out leaves its spec event out too.
+    const shown = exportTrace({ session, rows: index.rows.filter((r) => r.seq !== 3), attached: (row) => index.specEvents(row), secrets: defaultSecretChoice(session.config), exportedBy: 'x' });
+    expect(shown).not.toContain('"kind":"spec"');
+  });
+});

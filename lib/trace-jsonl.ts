@@ -89,6 +89,8 @@ function redactEvent(event: TraceEvent, values: readonly string[]): TraceEvent {
     case 'transport':
     case 'auth':
       return { ...event, message: redact(event.message, values) };
+    case 'spec':
+      return { ...event, issues: event.issues.map((issue) => redact(issue, values)) };
     case 'http':
       return { ...event, url: redact(event.url, values) };
     default:
@@ -114,13 +116,16 @@ export interface ExportInput {
   stats?: TraceStats;
   /** The rows to export, in order (their events are written; `meta` comes from the row). */
   rows: readonly HistoryRow[];
+  /** Events that belong to a row without being one (its spec events: TraceIndex.specEvents), written in seq order too. */
+  attached?: (row: HistoryRow) => readonly TraceEvent[];
   secrets: SecretChoice;
   filter?: unknown;
   exportedBy: string;
   now?: Date;
 }
 
-function metaOf(row: HistoryRow): Record<string, unknown> | undefined {
+/** What Loupe derived for a row; violation messages can quote the frame (a spec event's issues), so they are redacted too. */
+function metaOf(row: HistoryRow, values: readonly string[]): Record<string, unknown> | undefined {
   const meta: Record<string, unknown> = {};
   if (row.event.kind === 'frame' && row.method !== undefined && row.event.method === undefined) meta.method = row.method;
   if (row.partnerSeq !== undefined) meta.partnerSeq = row.partnerSeq;
@@ -128,7 +133,7 @@ function metaOf(row: HistoryRow): Record<string, unknown> | undefined {
   if (row.pending) meta.pending = true;
   if (row.cancelled) meta.cancelled = true;
   if (row.unmatched) meta.unmatched = true;
-  if (row.violations) meta.violations = row.violations;
+  if (row.violations) meta.violations = values.length === 0 ? row.violations : row.violations.map((v) => ({ ...v, message: redact(v.message, values) }));
   return Object.keys(meta).length > 0 ? meta : undefined;
 }
 
@@ -162,9 +167,15 @@ export function redactionValues(session: SessionInfo, secrets: SecretChoice): st
 export function exportTrace(input: ExportInput): string {
   const { session, rows, secrets } = input;
   const values = redactionValues(session, secrets);
-  const header = traceHeader(input, { kept: input.stats?.kept ?? rows.length, dropped: input.stats?.dropped ?? 0, exported: rows.length });
+  const extra = input.attached ? rows.flatMap((row) => input.attached?.(row) ?? []).sort((a, b) => a.seq - b.seq) : [];
+  const header = traceHeader(input, { kept: input.stats?.kept ?? rows.length, dropped: input.stats?.dropped ?? 0, exported: rows.length + extra.length });
   const lines = [JSON.stringify(header)];
-  for (const row of rows) lines.push(eventLine(row.event, values, metaOf(row)));
+  let next = 0;
+  for (const row of rows) {
+    while (next < extra.length && extra[next].seq < row.seq) lines.push(eventLine(extra[next++], values));
+    lines.push(eventLine(row.event, values, metaOf(row, values)));
+  }
+  while (next < extra.length) lines.push(eventLine(extra[next++], values));
   return lines.join('\n') + '\n';
 }
 

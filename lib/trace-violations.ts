@@ -20,6 +20,8 @@ export type ViolationCode =
   | 'undeclared-capability'
   | 'stdout-noise'
   | 'not-json-rpc'
+  // A frame that breaks its version's schema, found by the proxy's spec validator (issue 14).
+  | 'spec-schema'
   // 2026-07-28 sessions only (trace-violations-modern.ts):
   | 'header-mismatch'
   | 'session-id-stateless'
@@ -45,6 +47,7 @@ export const VIOLATION_LABELS: Record<ViolationCode, string> = {
   'undeclared-capability': 'undeclared capability',
   'stdout-noise': 'stdout noise',
   'not-json-rpc': 'not JSON-RPC',
+  'spec-schema': 'breaks the spec schema',
   'header-mismatch': 'HTTP headers do not match the body',
   'session-id-stateless': 'session id on a stateless session',
   'result-type': 'resultType does not fit',

@@ -86,5 +86,7 @@ export function summarise(event: Exclude<TraceEvent, FrameEvent>): string {
       return `${event.level}: ${event.message}`;
     case 'auth':
       return `OAuth ${event.step}: ${event.status === 'info' ? '' : `${event.status}: `}${event.message}`;
+    case 'spec':
+      return `#${event.of} breaks the ${event.version} schema (${event.schema}): ${event.issues.join('; ')}`;
   }
 }

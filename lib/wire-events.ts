@@ -94,6 +94,28 @@ export const AuthEventSchema = z.object({
 });
 export type AuthEvent = z.infer<typeof AuthEventSchema>;
 
+/**
+ * A frame that breaks the schema of its protocol version (issue 14), found by the proxy's spec
+ * validator (proxy/spec-validator.ts) after the frame was relayed: it belongs to the frame `of`
+ * (its seq) and is shown on that frame's row, never as a row of its own. Only invalid frames
+ * get one. `schema` names the type checked (`ListToolsResult`, `JSONRPCNotification`, …);
+ * `issues` are short plain paths with what is wrong (`result.tools[2].inputSchema: required`).
+ */
+export const SpecEventSchema = z.object({
+  ...eventBase,
+  kind: z.literal('spec'),
+  of: z.number(),
+  version: z.string(),
+  schema: z.string(),
+  issues: z.array(z.string()),
+});
+export type SpecEvent = z.infer<typeof SpecEventSchema>;
+
+/** The schema reference page of a protocol version (what a spec event's violation links to). */
+export function schemaReferenceUrl(version: string): string {
+  return `https://modelcontextprotocol.io/specification/${encodeURIComponent(version)}/schema`;
+}
+
 export const TraceEventSchema = z.discriminatedUnion('kind', [
   FrameEventSchema,
   StderrEventSchema,
@@ -102,6 +124,7 @@ export const TraceEventSchema = z.discriminatedUnion('kind', [
   HttpEventSchema,
   TransportEventSchema,
   AuthEventSchema,
+  SpecEventSchema,
 ]);
 export type TraceEvent = z.infer<typeof TraceEventSchema>;
 

@@ -6,14 +6,18 @@
  */
 import { z } from 'zod';
 import { ServerConfigSchema } from './server-config-types.ts';
-import { ClientCapabilityChoiceSchema, LoupeErrorSchema, RequestIdSchema, RootSchema, RpcErrorSchema, ServerRequestSchema, SessionInfoSchema, SubscriptionFilterSchema } from './wire-base.ts';
+import { ClientCapabilityChoiceSchema, LoupeErrorSchema, RequestIdSchema, RootSchema, RpcErrorSchema, ServerRequestSchema, SessionInfoSchema } from './wire-base.ts';
 import { TraceEventSchema, TraceStatsSchema } from './wire-events.ts';
 import { ConfigLocationSchema, SavedCallSchema, WorkspaceStateSchema } from './wire-workspace.ts';
+import { ListenMessageSchema, SetLogLevelMessageSchema, UnlistenMessageSchema } from './wire-modern.ts';
+import { DoctorReportMessageSchema, RunDoctorMessageSchema } from './wire-doctor.ts';
 import { OAuthForgetMessageSchema, OAuthGuidedMessageSchema, OAuthGuidedStateMessageSchema, OAuthSettingsMessageSchema } from './wire-oauth.ts';
 
 export * from './wire-base.ts';
 export * from './wire-events.ts';
 export * from './wire-workspace.ts';
+export * from './wire-modern.ts';
+export * from './wire-doctor.ts';
 
 export const WIRE_VERSION = 1;
 
@@ -75,12 +79,6 @@ export const SendRawMessageSchema = z.object({
   headers: z.record(z.string(), z.string()).optional(),
 });
 
-/** Open the session's `subscriptions/listen` stream (2026-07-28), replacing one already open. */
-export const ListenMessageSchema = z.object({ type: z.literal('listen'), session: z.string(), filter: SubscriptionFilterSchema });
-/** Close the session's `subscriptions/listen` stream (`notifications/cancelled` is sent). */
-export const UnlistenMessageSchema = z.object({ type: z.literal('unlisten'), session: z.string() });
-/** The log level put in every request's `_meta` on a 2026-07-28 session; null for none. */
-export const SetLogLevelMessageSchema = z.object({ type: z.literal('set-log-level'), session: z.string(), level: z.string().nullable() });
 
 /** The user's answer to a server→client request. */
 export const RespondMessageSchema = z.object({
@@ -195,6 +193,7 @@ export const ClientMessageSchema = z.discriminatedUnion('type', [
   ListenMessageSchema,
   UnlistenMessageSchema,
   SetLogLevelMessageSchema,
+  RunDoctorMessageSchema,
 ]);
 export type ClientMessage = z.infer<typeof ClientMessageSchema>;
 export type RequestMessage = z.infer<typeof RequestMessageSchema>;
@@ -331,6 +330,7 @@ export const ServerMessageSchema = z.discriminatedUnion('type', [
   WorkspaceConflictMessageSchema,
   ConfigLocationsMessageSchema,
   OAuthGuidedStateMessageSchema,
+  DoctorReportMessageSchema,
 ]);
 export type ServerMessage = z.infer<typeof ServerMessageSchema>;
 export type SnapshotMessage = z.infer<typeof SnapshotMessageSchema>;

@@ -92,6 +92,7 @@ function readServer(name: string, entry: unknown, flavour: Flavour, ctx: Context
   const extras: ServerExtras = {};
   if (ctx.extras?.clientCapabilities) extras.clientCapabilities = ctx.extras.clientCapabilities;
   if (ctx.extras?.savedCalls?.length) extras.savedCalls = ctx.extras.savedCalls;
+  if (ctx.extras?.toolPins && Object.keys(ctx.extras.toolPins).length > 0) extras.toolPins = ctx.extras.toolPins;
   const secretOf = (record: Record<string, string>): string[] => Object.keys(record).filter((k) => isReference(record[k], ctx.inputs));
   return {
     ok: true,

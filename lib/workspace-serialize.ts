@@ -86,6 +86,7 @@ function extrasBlock(servers: WorkspaceServer[], flavour: Flavour): Json | undef
     const block: FileServerExtras = {};
     if (server.extras.clientCapabilities) block.clientCapabilities = server.extras.clientCapabilities;
     if (server.extras.savedCalls?.length) block.savedCalls = server.extras.savedCalls;
+    if (server.extras.toolPins && Object.keys(server.extras.toolPins).length > 0) block.toolPins = server.extras.toolPins;
     if (flavour === 'servers' && server.config.kind === 'http' && server.config.transport === 'http') block.transport = 'http';
     if (server.config.protocol && server.config.protocol !== '2025-11-25') block.protocol = server.config.protocol;
     if (Object.keys(block).length > 0) blocks.push([server.name, block]);

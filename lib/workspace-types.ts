@@ -27,6 +27,8 @@ export type SavedCall = z.infer<typeof SavedCallSchema>;
 export interface ServerExtras {
   clientCapabilities?: ClientCapabilityChoice;
   savedCalls?: SavedCall[];
+  /** Content hashes of the tools as the doctor last saw them (issue 14: hash pinning), by tool name. */
+  toolPins?: Record<string, string>;
 }
 
 export interface WorkspaceServer {
@@ -73,6 +75,7 @@ export const FileServerExtrasSchema = z.object({
   transport: z.literal('http').optional(),
   /** The protocol generation to speak (issue 12); absent: 2025-11-25. */
   protocol: ProtocolChoiceSchema.optional(),
+  toolPins: z.record(z.string(), z.string()).optional(),
 });
 export type FileServerExtras = z.infer<typeof FileServerExtrasSchema>;
 

@@ -84,6 +84,8 @@ Without a browser (same targets; exit 0 ok, 1 server error / isError / failures 
   mcp-loupe --smoke [--junit <file>] [--no-negative] <target>   call every tool with arguments made from its schema
   mcp-loupe --verify <trace.jsonl> [--ignore <jsonpath>]... [--lock <file>] <target>   replay a recording; exit 1 on drift
   mcp-loupe --lock <file> [--update-lock] <target>              write, or check, the tool-surface lockfile
+  mcp-loupe --doctor [--format text|json|markdown] <target>      lint and validate the server; exit 1 on errors
+  mcp-loupe --export-tools openai|anthropic|gemini <target>     the tool definitions for an LLM API, cleaned
   mcp-loupe --mock <trace.jsonl> [--mock-port <n>]              be an MCP server answering from a recording
                                                                 (stdio; --mock-port: Streamable HTTP on 127.0.0.1)
   How the client answers the server (every mode without a browser):

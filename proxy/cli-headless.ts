@@ -9,7 +9,8 @@ import type { OutputFormat } from '../lib/cli-output.ts';
 import { parsePath } from '../lib/json-path.ts';
 import type { CliOptions } from './cli-args.ts';
 
-export type HeadlessMode = 'cli' | 'smoke' | 'mock' | 'verify' | 'lock';
+export type HeadlessMode = 'cli' | 'smoke' | 'mock' | 'verify' | 'lock' | 'doctor' | 'export-tools';
+export type ExportToolsFormat = 'openai' | 'anthropic' | 'gemini';
 export type ElicitPolicy = 'accept-defaults' | 'decline' | 'cancel';
 
 export const CLI_METHODS = [
@@ -37,7 +38,12 @@ export interface HeadlessOptions {
   uri?: string;
   promptName?: string;
   promptArgs: string[];
-  format: OutputFormat;
+  /** `markdown` is for --doctor only. */
+  format: OutputFormat | 'markdown';
+  /** `--doctor` (issue 14): lint and validate the server, report; exit 1 on errors. */
+  doctor: boolean;
+  /** `--export-tools FORMAT` (issue 14): the tool definitions for an LLM API on stdout. */
+  exportTools?: ExportToolsFormat;
   verbose: boolean;
   /** `--timeout`: each request's (and, without --connect-timeout, initialize's) limit in ms. */
   timeoutMs?: number;
@@ -58,12 +64,14 @@ export interface HeadlessOptions {
 }
 
 export function emptyHeadless(): HeadlessOptions {
-  return { cli: false, smoke: false, toolArgs: [], promptArgs: [], format: 'pretty', verbose: false, roots: [], negative: true, ignore: [], updateLock: false };
+  return { cli: false, smoke: false, doctor: false, toolArgs: [], promptArgs: [], format: 'pretty', verbose: false, roots: [], negative: true, ignore: [], updateLock: false };
 }
 
 /** Which mode the options ask for: undefined is the UI. */
 export function modeOf(h: HeadlessOptions): HeadlessMode | undefined {
   if (h.mock !== undefined) return 'mock';
+  if (h.doctor) return 'doctor';
+  if (h.exportTools !== undefined) return 'export-tools';
   if (h.smoke) return 'smoke';
   if (h.verify !== undefined) return 'verify';
   if (h.cli) return 'cli';
@@ -113,7 +121,7 @@ function applyKeyValue(list: (o: CliOptions) => string[]): Apply {
 }
 
 function applyFormat(o: CliOptions, value: string, f: string): string | undefined {
-  if (value !== 'json' && value !== 'text' && value !== 'pretty') return `${f} expects json, text or pretty, got ${JSON.stringify(value)}.`;
+  if (value !== 'json' && value !== 'text' && value !== 'pretty' && value !== 'markdown') return `${f} expects json, text or pretty (markdown with --doctor), got ${JSON.stringify(value)}.`;
   h(o).format = value;
   return undefined;
 }
@@ -128,6 +136,12 @@ function applyTimeout(o: CliOptions, value: string, f: string): string | undefin
 function applyElicit(o: CliOptions, value: string, f: string): string | undefined {
   if (value !== 'accept-defaults' && value !== 'decline' && value !== 'cancel') return `${f} expects accept-defaults, decline or cancel, got ${JSON.stringify(value)}.`;
   h(o).elicit = value;
+  return undefined;
+}
+
+function applyExportTools(o: CliOptions, value: string, f: string): string | undefined {
+  if (value !== 'openai' && value !== 'anthropic' && value !== 'gemini') return `${f} expects openai, anthropic or gemini, got ${JSON.stringify(value)}.`;
+  h(o).exportTools = value;
   return undefined;
 }
 
@@ -163,6 +177,8 @@ export const HEADLESS_OPTIONS = new Map<string, HeadlessSpec>([
   ['--ignore', text((o, v) => void h(o).ignore.push(v))],
   ['--lock', text((o, v) => (h(o).lock = v))],
   ['--update-lock', flag((o) => (h(o).updateLock = true))],
+  ['--doctor', flag((o) => (h(o).doctor = true))],
+  ['--export-tools', valued(applyExportTools)],
 ]);
 
 /**
@@ -210,6 +226,8 @@ export function checkHeadless(o: CliOptions): string | undefined {
     return undefined;
   }
   if (x.mockPort !== undefined) return '--mock-port is for --mock <trace.jsonl>.';
+  if (x.doctor && (x.cli || x.smoke || x.verify !== undefined || x.exportTools !== undefined)) return '--doctor makes its own requests: run it without --cli, --smoke, --verify or --export-tools.';
+  if (x.format === 'markdown' && !x.doctor) return '--format markdown is for --doctor; --cli prints pretty, json or text.';
   if (x.cli && !x.smoke && x.method === undefined) return `--cli needs --method (${CLI_METHODS.join(', ')}).`;
   if (x.method === 'tools/call' && x.toolName === undefined) return '--method tools/call needs --tool-name NAME.';
   if (x.method === 'resources/read' && x.uri === undefined) return '--method resources/read needs --uri URI.';

@@ -176,6 +176,8 @@ function verboseLine(event: TraceEvent): string {
       return `· ${event.message}\n`;
     case 'auth':
       return `auth| ${event.step} ${event.status}: ${event.message}\n`;
+    case 'spec':
+      return `spec| #${event.of} breaks the ${event.version} schema (${event.schema}): ${event.issues.join('; ')}\n`;
     default:
       return `· ${event.kind}\n`;
   }
@@ -202,6 +204,10 @@ async function runMode(session: Session, options: CliOptions, io: HeadlessIo, sa
     case 'verify':
     case 'lock':
       return runVerifyMode(session, h, io, say, recorded);
+    case 'doctor':
+      return (await import('./cli-doctor.ts')).runDoctorMode(session, h, io);
+    case 'export-tools':
+      return (await import('./cli-doctor.ts')).runExportMode(session, h, io, say);
     default:
       return runOne(session, h, io, say);
   }
@@ -281,9 +287,11 @@ async function runMockMode(h: HeadlessOptions, say: (line: string) => void): Pro
 /** `--cli --method …`: one request, its result on stdout. */
 async function runOne(session: Session, h: HeadlessOptions, io: HeadlessIo, say: (line: string) => void): Promise<number> {
   const method = h.method!;
+  // checkHeadless keeps markdown to --doctor.
+  const format = h.format === 'markdown' ? 'pretty' : h.format;
   if (method === 'initialize') {
     const info = session.snapshot();
-    io.stdout(formatResult(method, { protocolVersion: info.protocolVersion, serverInfo: info.serverInfo, capabilities: info.capabilities ?? {}, instructions: info.instructions }, h.format));
+    io.stdout(formatResult(method, { protocolVersion: info.protocolVersion, serverInfo: info.serverInfo, capabilities: info.capabilities ?? {}, instructions: info.instructions }, format));
     return EXIT.ok;
   }
   const request = (m: string, params?: Record<string, unknown>) => session.request(`cli-${m}`, m, params, { timeoutMs: h.timeoutMs });
@@ -301,7 +309,7 @@ async function runOne(session: Session, h: HeadlessOptions, io: HeadlessIo, say:
       return EXIT.failed;
     }
     if (paged.note) say(paged.note);
-    io.stdout(formatResult(method, { [key]: paged.items }, h.format));
+    io.stdout(formatResult(method, { [key]: paged.items }, format));
     return EXIT.ok;
   }
   const { params, needsTask } = await paramsFor(h, request);
@@ -310,7 +318,7 @@ async function runOne(session: Session, h: HeadlessOptions, io: HeadlessIo, say:
   const isHandle = answered.ok && (answered.result as { resultType?: unknown } | undefined)?.resultType === 'task';
   const outcome = isHandle ? await (await import('./smoke.ts')).followTaskHandle(session, answered, h.timeoutMs ?? 60_000) : answered;
   if (!outcome.ok) return reportFailure(outcome.error, say);
-  io.stdout(formatResult(method, outcome.result, h.format));
+  io.stdout(formatResult(method, outcome.result, format));
   if (method === 'tools/call' && (outcome.result as { isError?: unknown } | undefined)?.isError === true) {
     say(`the tool ${h.toolName} answered with isError: true.`);
     return EXIT.failed;

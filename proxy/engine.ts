@@ -14,6 +14,7 @@ import { HEADLESS_REDIRECT_URL, type OAuthContext } from './session-oauth.ts';
 import { recordingPath, startRecording, type Recording } from './record.ts';
 import { ServerRequestBroker, type DoneHow, type ServerRequestOutcome } from './server-requests.ts';
 import { Session, type ClientSideOptions } from './session.ts';
+import { attachSpecValidator } from './spec-validator.ts';
 import { DEFAULT_TRACE_LIMITS, TraceRecorder, type TraceLimits } from './trace-recorder.ts';
 import { hashText } from './workspace-file.ts';
 import { WorkspaceModel, type EntryInit } from './workspace-model.ts';
@@ -59,6 +60,7 @@ export interface EngineOptions {
 export class Engine {
   private readonly sessions = new Map<string, Session>();
   private readonly unsubscribe = new Map<string, () => void>();
+  private readonly specValidators = new Map<string, () => void>();
   private readonly recordings = new Map<string, Recording>();
   private readonly listeners = new Set<(event: EngineEvent) => void>();
   private nextId = 1;
@@ -115,6 +117,8 @@ export class Engine {
     const oauth: OAuthContext = { redirectUrl: () => this.redirectUrl, callbacks: this.callbacks, headless: this.options.headless === true, defaults: this.options.oauth, remember: this.options.rememberCredentials };
     const session = new Session(id, config, trace, (info) => this.onSessionChange(info), this.broker, this.options.connectTimeoutMs, oauth);
     this.sessions.set(id, session);
+    // Every frame checked against its version's schema, off the hot path (issue 14).
+    this.specValidators.set(id, attachSpecValidator(trace, () => session.snapshot().era, () => session.snapshot().protocolVersion));
     this.model.add(id, { ...init, config });
     session.setView(this.model.view(id)!);
     this.emit({ type: 'session-created', id });
@@ -155,6 +159,7 @@ export class Engine {
         secretHeaders: server.secretHeaders,
         clientCapabilities: server.extras.clientCapabilities,
         savedCalls: server.extras.savedCalls,
+        toolPins: server.extras.toolPins,
         other: server.other,
       }),
     );
@@ -199,6 +204,8 @@ export class Engine {
     this.sessions.delete(id);
     this.unsubscribe.get(id)?.();
     this.unsubscribe.delete(id);
+    this.specValidators.get(id)?.();
+    this.specValidators.delete(id);
     this.model.remove(id);
     if (this.primary === id) this.primary = this.sessions.keys().next().value;
     this.emit({ type: 'session-removed', id });

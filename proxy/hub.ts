@@ -213,6 +213,17 @@ export class Hub {
         return this.withSession(ws, message.session, (s) => s.unlisten());
       case 'set-log-level':
         return this.withSession(ws, message.session, (s) => s.setLogLevel(message.level));
+      case 'run-doctor':
+        return this.withSession(ws, message.session, async (s) => {
+          // Loaded on first use: the rules (Ajv strict instances, provider data) are for the Doctor tab only.
+          const { examine } = await import('./doctor.ts');
+          if (s.status !== 'connected') return this.sendTo(ws, { type: 'doctor-report', requestId: message.requestId, session: s.id, error: { code: 'NOT_CONNECTED', message: 'The doctor needs a connected server: connect it, then run the doctor again.' } });
+          // Hash pinning: compared with the tools as the doctor saw them last, then those are kept.
+          const entry = this.model.entry(s.id);
+          const { report, pins } = await examine(s, { pins: entry?.toolPins });
+          this.model.setToolPins(s.id, pins);
+          this.sendTo(ws, { type: 'doctor-report', requestId: message.requestId, session: s.id, report });
+        });
       case 'request':
         return this.withSession(ws, message.session, (s) => relayRequest(this, ws, s, message));
     }

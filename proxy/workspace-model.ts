@@ -18,6 +18,8 @@ export interface ServerEntry {
   secretHeaders: string[];
   clientCapabilities?: ClientCapabilityChoice;
   savedCalls: SavedCall[];
+  /** The doctor's tool hashes from the last run (or the file), by tool name (issue 14). */
+  toolPins?: Record<string, string>;
   /** Keys of the entry Loupe does not use (autoApprove, timeout…): written back as they were. */
   other?: Record<string, unknown>;
 }
@@ -30,6 +32,7 @@ export interface EntryInit {
   secretHeaders?: string[];
   clientCapabilities?: ClientCapabilityChoice;
   savedCalls?: SavedCall[];
+  toolPins?: Record<string, string>;
   other?: Record<string, unknown>;
 }
 
@@ -86,6 +89,7 @@ export class WorkspaceModel {
       secretHeaders,
       clientCapabilities: init.clientCapabilities,
       savedCalls: init.savedCalls ?? [],
+      ...(init.toolPins ? { toolPins: init.toolPins } : {}),
       ...(init.other ? { other: init.other } : {}),
     };
     this.entries.set(id, entry);
@@ -114,6 +118,12 @@ export class WorkspaceModel {
     const entry = this.entries.get(id);
     if (entry) entry.savedCalls = calls;
     return entry !== undefined;
+  }
+
+  /** The doctor saw these tools (hash pinning): kept for its next run, and saved with the workspace. */
+  setToolPins(id: string, pins: Record<string, string>): void {
+    const entry = this.entries.get(id);
+    if (entry) entry.toolPins = pins;
   }
 
   provideInputs(values: Record<string, string>): void {
@@ -176,6 +186,7 @@ export class WorkspaceModel {
       extras: {
         ...(e.clientCapabilities ? { clientCapabilities: e.clientCapabilities } : {}),
         ...(e.savedCalls.length > 0 ? { savedCalls: e.savedCalls } : {}),
+        ...(e.toolPins && Object.keys(e.toolPins).length > 0 ? { toolPins: e.toolPins } : {}),
       },
       ...(e.other ? { other: e.other } : {}),
     }));

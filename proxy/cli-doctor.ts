@@ -1,0 +1,37 @@
+/**
+ * `mcp-loupe --doctor [--format text|json|markdown]` and `mcp-loupe --export-tools
+ * openai|anthropic|gemini` (issue 14): the doctor's report of one server (exit 1 when it has
+ * errors), and its tool definitions for an LLM API, cleaned the way the report says, on stdout.
+ */
+import { reportJson, reportMarkdown, reportText } from '../lib/doctor-report.ts';
+import { exportTools } from '../lib/export-tools.ts';
+import { fetchAllPages } from '../lib/paged-list.ts';
+import type { HeadlessOptions } from './cli-headless.ts';
+import { examine } from './doctor.ts';
+import { EXIT, type HeadlessIo } from './cli-run.ts';
+import type { Session } from './session.ts';
+
+export async function runDoctorMode(session: Session, h: HeadlessOptions, io: HeadlessIo): Promise<number> {
+  const { report } = await examine(session, { timeoutMs: h.timeoutMs });
+  io.stdout(h.format === 'json' ? reportJson(report) : h.format === 'markdown' ? reportMarkdown(report) : reportText(report));
+  return report.counts.error > 0 ? EXIT.failed : EXIT.ok;
+}
+
+export async function runExportMode(session: Session, h: HeadlessOptions, io: HeadlessIo, say: (line: string) => void): Promise<number> {
+  let n = 0;
+  let failure: string | undefined;
+  const listed = await fetchAllPages(async (cursor) => {
+    const outcome = await session.request(`export-${++n}`, 'tools/list', cursor === undefined ? undefined : { cursor }, { timeoutMs: h.timeoutMs });
+    if (!outcome.ok) failure = outcome.error.message;
+    return outcome;
+  }, 'tools');
+  if (failure || listed.error) {
+    say(`tools/list failed: ${failure ?? listed.error}`);
+    return EXIT.failed;
+  }
+  const info = session.snapshot();
+  const { definitions, notes } = exportTools([{ name: info.serverInfo?.name ?? info.name, tools: listed.items }], h.exportTools!);
+  for (const note of notes) say(note);
+  io.stdout(`${JSON.stringify(definitions, null, 2)}\n`);
+  return EXIT.ok;
+}
