@@ -9,6 +9,7 @@ import { runDoctor } from '../lib/doctor.ts';
 import { specFindingsOf } from '../lib/doctor-spec.ts';
 import { specValidationSettled } from './spec-validator.ts';
 import { toolPins } from '../lib/doctor-poison.ts';
+import { listChangedFindings } from '../lib/doctor-list-changed.ts';
 import type { DoctorInput, DoctorReport, ListFetch } from '../lib/doctor-types.ts';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { MODERN_VERSION } from './modern-envelope.ts';
@@ -65,5 +66,9 @@ export async function examine(session: Session, options: { timeoutMs?: number; p
   const input = await doctorInput(session, options);
   // The frames of the lists just fetched are checked off the hot path: wait for their verdicts.
   await specValidationSettled(session.trace);
-  return { report: runDoctor(input, specFindingsOf(session.trace.all())), pins: toolPins(input.lists.tools?.items ?? []) };
+  const events = session.trace.all();
+  // From the trace: the frames that broke their schema, and a list that changed between the page's
+  // fetch and the doctor's own without the list_changed the server declares.
+  const observed = [...specFindingsOf(events), ...listChangedFindings(events, input.capabilities)];
+  return { report: runDoctor(input, observed), pins: toolPins(input.lists.tools?.items ?? []) };
 }
