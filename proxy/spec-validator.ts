@@ -2,7 +2,7 @@
  * Spec validation of every frame of a session, off the hot path (issue 14): it listens to the
  * session's trace recorder, queues each frame as it is recorded (a push, and for frames with an
  * id a map lookup that pairs a response with its request's method), and checks the queue against
- * the schema of the session's version (lib/doctor-spec.ts) later, in batches on `setImmediate`,
+ * the schema of the session's version (lib/doctor-spec.ts) later, in batches on timers (the first after a short settle),
  * each within a time budget (a twentieth of the time the loop spent elsewhere since the last batch,
  * at least 2 ms), so that the relay never waits for a check and a flood still gets checked. A frame that
  * breaks its schema gets a `spec` event in the same trace (the History marks its row, the doctor
@@ -43,6 +43,8 @@ export interface SpecValidatorOptions {
 
 /** A batch never takes longer than this, however long the loop was busy elsewhere. */
 const MAX_BATCH_MS = 20;
+/** How long a first batch waits after the queue was empty (see schedule): a connect wave or a page of results goes first. */
+const SETTLE_MS = 250;
 
 /** Requests remembered for pairing, oldest forgotten first (an unanswered flood must not grow it). */
 const MAX_PENDING = 10_000;
@@ -99,14 +101,21 @@ export function attachSpecValidator(
   let unmarked = 0;
   let tokens = specPerSecond;
   let lastBatch = performance.now();
-  let scheduled: ReturnType<typeof setImmediate> | undefined;
+  let scheduled: ReturnType<typeof setTimeout> | undefined;
   let modern: 'unloaded' | 'loading' | 'ready' | 'failed' = 'unloaded';
   let stopped = false;
   let waiters: (() => void)[] = [];
   const pending = new Map<string, Pending>();
 
-  const schedule = () => {
-    if (scheduled === undefined && !stopped) scheduled = setImmediate(run);
+  /**
+   * A first batch waits SETTLE_MS, so that a burst (ten servers connecting at once, a page of
+   * results) is relayed before any of it is checked; the batches after it follow at once. The
+   * timer does not hold a process that would otherwise exit (a one-shot CLI run).
+   */
+  const schedule = (continuing = false) => {
+    if (scheduled !== undefined || stopped) return;
+    scheduled = setTimeout(run, continuing ? 0 : SETTLE_MS);
+    scheduled.unref?.();
   };
 
   // The hot path: called inside `trace.record`, for every event of the session.
@@ -190,7 +199,7 @@ export function attachSpecValidator(
       queue = queue.slice(head);
       head = 0;
     }
-    if (head < queue.length) return schedule();
+    if (head < queue.length) return schedule(true);
     drained();
   }
 
@@ -219,7 +228,7 @@ export function attachSpecValidator(
   return () => {
     stopped = true;
     unsubscribe();
-    if (scheduled !== undefined) clearImmediate(scheduled);
+    if (scheduled !== undefined) clearTimeout(scheduled);
     scheduled = undefined;
     queue = [];
     head = 0;
