@@ -42,7 +42,8 @@ test.describe('the lifecycle of a call', () => {
   test('a late response after cancel is logged, not shown as the result', async ({ launch, loupe }) => {
     const app = await launch(HARD);
     await ready(loupe, app.url, 'slow_progress');
-    await slow(loupe, 4, 300, { ignoreCancel: true });
+    // 10 steps of 300 ms: on a busy machine the Cancel click must still land before the call ends.
+    await slow(loupe, 10, 300, { ignoreCancel: true });
     await loupe.runTool();
     const bar = loupe.result().getByRole('progressbar', { name: 'Progress of slow_progress' });
     await expect.poll(async () => Number(await bar.getAttribute('aria-valuenow'))).toBeGreaterThanOrEqual(1);
