@@ -5,7 +5,7 @@
  * shows that server's tool form, and Run tool runs it on that server (its model's call store,
  * so the call and its frames are that server's, as if run from its own Tools tab).
  */
-import { useCallback, useMemo, useRef, useSyncExternalStore, type ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { AllToolsList, type AllToolsEntry } from '@/components/all-tools-list.tsx';
 import { ResultView } from '@/components/result-view.tsx';
 import { ToolForm } from '@/components/tool-form.tsx';
@@ -17,7 +17,7 @@ import { serverKey } from './args-store.ts';
 import type { ListState } from './list-store.ts';
 import type { LoupeServices } from './loupe-services.ts';
 import { serverName } from './servers-container.tsx';
-import type { SessionModel } from './session-model.ts';
+import { useToolLists } from './use-tool-lists.ts';
 import { runTool, ToolTaskStatus, ToolTaskSwitch } from './tool-task-container.tsx';
 import { useArgsVersion } from './use-primitives.ts';
 import { SessionContext, useCall, useLoupeSelector, useServices, useSession, useSessionInfo } from './use-loupe.ts';
@@ -42,24 +42,6 @@ function stateOf(services: LoupeServices) {
   return state;
 }
 
-/** Every model's tool list at once (their number changes, so one subscription for all). */
-function useToolLists(models: readonly SessionModel[]): readonly ListState<ToolEntry>[] {
-  const cache = useRef<readonly ListState<ToolEntry>[]>([]);
-  const subscribe = useCallback(
-    (listener: () => void) => {
-      const offs = models.map((m) => m.tools.subscribe(listener));
-      return () => offs.forEach((off) => off());
-    },
-    [models],
-  );
-  const get = () => {
-    const next = models.map((m) => m.tools.getSnapshot());
-    if (next.length === cache.current.length && next.every((s, i) => s === cache.current[i])) return cache.current;
-    cache.current = next;
-    return next;
-  };
-  return useSyncExternalStore(subscribe, get, get);
-}
 
 /** The chosen tool by its position, else by name (a re-list may move it). */
 function findChosen<T extends { session: string; tool: string; index: number }>(tools: readonly T[], chosen: Chosen | undefined): T | undefined {

@@ -5,14 +5,14 @@
  * (names `server__tool`). The conversion and cleaning are lib/export-tools.ts, the same as
  * `mcp-loupe --export-tools`; the chosen format is the tab's (doctor-store.ts).
  */
-import { useCallback, useMemo, useRef, useSyncExternalStore, type ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { ToolExport } from '@/components/doctor-export.tsx';
 import { fileNameFor } from '@/components/download.ts';
 import { exportTools, type ExportFormat } from '../lib/export-tools.ts';
 import type { ToolEntry } from '../lib/tool-schema.ts';
 import type { ListState } from './list-store.ts';
 import { serverName } from './servers-container.tsx';
-import type { SessionModel } from './session-model.ts';
+import { useToolLists } from './use-tool-lists.ts';
 import { useLoupeSelector, useServices, useSessionInfo, useToolList } from './use-loupe.ts';
 import { useStore } from './use-store.ts';
 
@@ -63,24 +63,6 @@ export function DoctorExportContainer(): ReactNode {
   );
 }
 
-/** Every model's tool list at once (their number changes, so one subscription for all). */
-function useToolLists(models: readonly SessionModel[]): readonly ListState<ToolEntry>[] {
-  const cache = useRef<readonly ListState<ToolEntry>[]>([]);
-  const subscribe = useCallback(
-    (listener: () => void) => {
-      const offs = models.map((m) => m.tools.subscribe(listener));
-      return () => offs.forEach((off) => off());
-    },
-    [models],
-  );
-  const get = () => {
-    const next = models.map((m) => m.tools.getSnapshot());
-    if (next.length === cache.current.length && next.every((s, i) => s === cache.current[i])) return cache.current;
-    cache.current = next;
-    return next;
-  };
-  return useSyncExternalStore(subscribe, get, get);
-}
 
 /** The All servers view's export: every connected server's listed tools, as `server__tool`. */
 export function AllServersExportContainer(): ReactNode {

@@ -1,23 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DoctorReport } from '../lib/doctor-types.ts';
-import type { ClientMessage, ServerMessage } from '../lib/wire.ts';
-import { DOCTOR_GIVE_UP_MS, DoctorStore, type DoctorHost } from './doctor-store.ts';
+import { DOCTOR_GIVE_UP_MS, DoctorStore } from './doctor-store.ts';
+import { MessageHostFixture } from './message-host-fixture.ts';
 
-class Host implements DoctorHost {
-  open = true;
-  readonly sent: ClientMessage[] = [];
-  private listener?: (message: ServerMessage) => void;
-  onMessage(listener: (message: ServerMessage) => void): () => void {
-    this.listener = listener;
-    return () => (this.listener = undefined);
-  }
-  send(message: ClientMessage): boolean {
-    if (this.open) this.sent.push(message);
-    return this.open;
-  }
-  deliver(message: ServerMessage): void {
-    this.listener?.(message);
-  }
+class Host extends MessageHostFixture {
   /** The requestId of the last run-doctor sent. */
   lastRequest(): string {
     const last = this.sent[this.sent.length - 1];

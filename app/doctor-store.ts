@@ -8,7 +8,8 @@
  */
 import type { DoctorReport, Severity } from '../lib/doctor-types.ts';
 import type { ExportFormat } from '../lib/export-tools.ts';
-import type { ClientMessage, ServerMessage } from '../lib/wire.ts';
+import type { ServerMessage } from '../lib/wire.ts';
+import type { MessageHost } from './message-host.ts';
 import { newRequestId } from './request-outcome.ts';
 
 export type SeverityFilter = Readonly<Record<Severity, boolean>>;
@@ -38,10 +39,7 @@ export interface DoctorViewState {
 }
 
 /** What the store needs of the tab store (loupe-store.ts). */
-export interface DoctorHost {
-  onMessage(listener: (message: ServerMessage) => void): () => void;
-  send(message: ClientMessage): boolean;
-}
+export type DoctorHost = MessageHost;
 
 /**
  * The proxy fetches every list (each with its own request timeout) before it answers; a run that

@@ -1,24 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { ClientMessage, ServerMessage } from '../lib/wire.ts';
 import type { GuidedFlow } from '../lib/wire-oauth.ts';
-import { OAuthStore, type OAuthHost } from './oauth-store.ts';
+import { MessageHostFixture } from './message-host-fixture.ts';
+import { OAuthStore } from './oauth-store.ts';
 
-class Host implements OAuthHost {
-  open = true;
-  readonly sent: ClientMessage[] = [];
-  private listener?: (message: ServerMessage) => void;
-  onMessage(listener: (message: ServerMessage) => void): () => void {
-    this.listener = listener;
-    return () => (this.listener = undefined);
-  }
-  send(message: ClientMessage): boolean {
-    if (this.open) this.sent.push(message);
-    return this.open;
-  }
-  deliver(message: ServerMessage): void {
-    this.listener?.(message);
-  }
-}
+class Host extends MessageHostFixture {}
 
 const flow = (session: string, next = 0): GuidedFlow => ({ session, steps: [], next, done: false });
 

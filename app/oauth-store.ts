@@ -7,6 +7,7 @@
  */
 import type { ClientMessage, ServerMessage } from '../lib/wire.ts';
 import type { GuidedFlow, OAuthSettings } from '../lib/wire-oauth.ts';
+import type { MessageHost } from './message-host.ts';
 
 export interface OAuthViewState {
   /** By session id. */
@@ -16,10 +17,7 @@ export interface OAuthViewState {
 }
 
 /** What the store needs of the tab store (loupe-store.ts). */
-export interface OAuthHost {
-  onMessage(listener: (message: ServerMessage) => void): () => void;
-  send(message: ClientMessage): boolean;
-}
+export type OAuthHost = MessageHost;
 
 const NOT_SENT = 'Not connected to Loupe: nothing was sent. Try again once the page reconnects.';
 

@@ -16,7 +16,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { busyWarning, CLI, LOUPE_NODE_ARGS, ROOT, isMain, machine, ms, printTable, requireBuilt, serverEverything, summarize, writeResults } from './lib/common.mjs';
+import { busyWarning, checkEcho, CLI, isMain, LOUPE_NODE_ARGS, machine, ms, printTable, requireBuilt, ROOT, serverEverything, summarize, writeResults } from './lib/common.mjs';
 
 const TARGET_RATIO = 1.2;
 const arg = (name, fallback) => Number(process.argv[process.argv.indexOf(name) + 1]) || fallback;
@@ -82,10 +82,6 @@ async function oneShot() {
   return { loupe: summarize(l), baseline: summarize(b) };
 }
 
-function checkEcho(result, message) {
-  const text = result?.content?.[0]?.text;
-  if (typeof text !== 'string' || !text.includes(message)) throw new Error(`unexpected echo result: ${JSON.stringify(result).slice(0, 300)}`);
-}
 
 async function engineEcho() {
   const { openFaceSession } = await import(pathToFileURL(path.join(ROOT, 'dist/proxy/face-session.js')).href);

@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { BenchWireClient } from './lib/wire-client.mjs';
-import { busyWarning, ROOT, URL_PATTERN, isMain, machine, ms, printTable, requireBuilt, serverEverything, spawnUntilLine, startLoupe, stop, summarize, writeResults } from './lib/common.mjs';
+import { busyWarning, checkEcho, isMain, machine, ms, printTable, requireBuilt, ROOT, serverEverything, spawnUntilLine, startLoupe, stop, summarize, timed, URL_PATTERN, writeResults } from './lib/common.mjs';
 
 const TARGET_RATIO = 1.5;
 /** Loupe's round trip against the bare relay's: what Loupe's own work costs on top of the hop. */
@@ -29,10 +29,6 @@ const CALLS_PER_BLOCK = arg('--calls', 50);
 const withFloor = !process.argv.includes('--no-floor');
 const RELAY_FLOOR = fileURLToPath(new URL('./lib/relay-floor.mjs', import.meta.url));
 
-function checkEcho(result, message) {
-  const text = result?.content?.[0]?.text;
-  if (typeof text !== 'string' || !text.includes(message)) throw new Error(`unexpected echo result: ${JSON.stringify(result).slice(0, 300)}`);
-}
 
 async function openLoupe() {
   const loupe = await startLoupe();
@@ -85,13 +81,6 @@ async function openDirect() {
   return { call, close: () => client.close() };
 }
 
-async function timed(call, count, into) {
-  for (let i = 0; i < count; i++) {
-    const started = performance.now();
-    await call();
-    into?.push(performance.now() - started);
-  }
-}
 
 async function main() {
   requireBuilt();

@@ -21,7 +21,7 @@ import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/clien
 import { Client as ClientV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
 import { BenchWireClient } from './lib/wire-client.mjs';
-import { busyWarning, ROOT, isMain, machine, mb, median, ms, printTable, requireBuilt, sampleRss, serverEverything, spawnUntilLine, startLoupe, stop, summarize, writeResults } from './lib/common.mjs';
+import { busyWarning, checkEcho, isMain, machine, mb, median, ms, printTable, requireBuilt, ROOT, sampleRss, serverEverything, spawnUntilLine, startLoupe, stop, summarize, timed, writeResults } from './lib/common.mjs';
 
 const TARGET_RATIO = 1.5;
 const WARMUP = 20;
@@ -32,10 +32,6 @@ const RUNS = arg('--runs', 5);
 const FIXTURE = path.join(ROOT, 'e2e/fixtures/modern-server.mjs');
 const HOLDER = fileURLToPath(new URL('./lib/generation-holder.mjs', import.meta.url));
 
-function checkEcho(result, message) {
-  const text = result?.content?.[0]?.text;
-  if (typeof text !== 'string' || !text.includes(message)) throw new Error(`unexpected echo result: ${JSON.stringify(result).slice(0, 300)}`);
-}
 
 async function openLoupe() {
   const loupe = await startLoupe(['--protocol', '2026-07-28', process.execPath, FIXTURE, '--stdio', '--modern-only']);
@@ -68,13 +64,6 @@ async function openDirect(kind, command, args) {
   return { call, close: () => client.close() };
 }
 
-async function timed(call, count, into) {
-  for (let i = 0; i < count; i++) {
-    const started = performance.now();
-    await call();
-    into?.push(performance.now() - started);
-  }
-}
 
 /** Runs the sides' calls interleaved block by block; returns each side's round trips. */
 async function interleave(sides) {

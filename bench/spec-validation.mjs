@@ -22,7 +22,7 @@
 import path from 'node:path';
 import WebSocket from 'ws';
 import { BenchWireClient } from './lib/wire-client.mjs';
-import { CLI, ROOT, URL_PATTERN, busyWarning, isMain, machine, median, ms, printTable, serverEverything, spawnUntilLine, stop, summarize, writeResults } from './lib/common.mjs';
+import { busyWarning, CLI, isMain, machine, median, ms, printTable, ROOT, serverEverything, spawnUntilLine, stop, summarize, until, URL_PATTERN, writeResults } from './lib/common.mjs';
 
 const option = (name) => {
   const at = process.argv.indexOf(name);
@@ -103,16 +103,6 @@ function counter(url, method) {
   });
 }
 
-async function until(state, check, timeoutMs, what) {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => {
-      state.wake = resolve;
-      setTimeout(resolve, 100);
-    });
-  }
-}
 
 async function floodRound(cli, server, tool) {
   const loupe = await startBuild(cli, ['node', server]);

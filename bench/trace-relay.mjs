@@ -20,7 +20,7 @@ import WebSocket from 'ws';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { ROOT, isMain, machine, mb, median, printTable, requireBuilt, rssBytes, sampleRss, sleep, startLoupe, stop, writeResults } from './lib/common.mjs';
+import { isMain, machine, mb, median, printTable, requireBuilt, ROOT, rssBytes, sampleRss, sleep, startLoupe, stop, until, writeResults } from './lib/common.mjs';
 
 const TARGET_PER_SECOND = 20_000;
 const arg = (name, fallback) => Number(process.argv[process.argv.indexOf(name) + 1]) || fallback;
@@ -54,16 +54,6 @@ function openWire(url) {
   });
 }
 
-async function until(state, check, timeoutMs, what) {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => {
-      state.wake = resolve;
-      setTimeout(resolve, 100);
-    });
-  }
-}
 
 async function loupeRound(count, keepOpen = false) {
   const loupe = await startLoupe(['--trace-limit', String(Math.max(HELD, count)), 'node', FLOOD]);

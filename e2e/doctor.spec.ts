@@ -3,7 +3,6 @@
 // with names every provider takes; server-everything has no errors; frames that break the spec
 // (doctor-wire.mjs) are listed live and lead to History; axe passes on the tab, light and dark.
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import type { Page } from '@playwright/test';
 import { AllServersPage } from './pages/all-servers-page.ts';
@@ -13,9 +12,8 @@ import { WorkspacePage } from './pages/workspace-page.ts';
 import { EVERYTHING } from './support/servers.ts';
 import { expect, test } from './support/test.ts';
 import { workspaceFile } from './support/workspaces.ts';
+import { seriousAxeFindings } from './support/axe.ts';
 
-const require = createRequire(import.meta.url);
-const AXE = require.resolve('axe-core/axe.min.js');
 const ZOO = ['node', 'e2e/fixtures/doctor-zoo.mjs'];
 const WIRE = ['node', 'e2e/fixtures/doctor-wire.mjs'];
 const LONG_NAME = `long_${'x'.repeat(125)}`;
@@ -43,16 +41,6 @@ const PLANTED: { group: `Tool ${string}` | 'Server'; rule: string; severity?: 'E
 ];
 const PROVIDER_RULE = /^(openai|anthropic|gemini)-/;
 
-async function seriousFindings(page: Page): Promise<{ id: string; help: string; nodes: string[] }[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[]; failureSummary?: string }> }> }> } }).axe;
-    const { violations } = await axe.run();
-    return violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => ({ id: v.id, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`) }));
-  });
-}
 
 async function setTheme(page: Page, dark: boolean): Promise<void> {
   const toggle = page.getByRole('button', { name: /(Dark|Light) theme/ });
@@ -266,12 +254,12 @@ test.describe('the Doctor tab', () => {
       const doctor = new DoctorPage(loupe);
       await doctor.open();
       const found: Record<string, unknown[]> = {};
-      found['before a run'] = await seriousFindings(page);
+      found['before a run'] = await seriousAxeFindings(page);
       await doctor.run();
       await doctor.findings('Tool root_one_of').getByText(/^Cleaned schema/).first().click();
       for (const dark of [false, true]) {
         await setTheme(page, dark);
-        found[dark ? 'dark' : 'light'] = await seriousFindings(page);
+        found[dark ? 'dark' : 'light'] = await seriousAxeFindings(page);
       }
       expect(found).toEqual({ 'before a run': [], light: [], dark: [] });
     });

@@ -2,28 +2,17 @@
 // form and the server editor, the Protocol region saying what is in use and why, a 2026-07-28
 // session's Subscriptions and Log level on the Notifications tab, and the raw composer's HTTP
 // headers on a stateless server that does not check them.
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { Page } from '@playwright/test';
 import { HistoryPage } from './pages/history-page.ts';
 import { ProtocolPage } from './pages/protocol-page.ts';
 import { WorkspacePage } from './pages/workspace-page.ts';
 import { freePort, spawnProc, stopProc, waitForOutput, type Proc } from './support/processes.ts';
 import { FIXTURES, EVERYTHING } from './support/servers.ts';
 import { expect, test } from './support/test.ts';
+import { seriousAxeFindings } from './support/axe.ts';
 
 const MODERN = 'e2e/fixtures/modern-server.mjs';
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
-/** axe's serious and critical findings on the page as it is now (as a11y.spec.ts judges). */
-async function seriousFindings(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: unknown[] }> }> }> } }).axe;
-    const { violations } = await axe.run();
-    return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
-  });
-}
 
 interface Fixture {
   url: string;
@@ -260,10 +249,10 @@ test.describe('protocol generation', () => {
         await protocol.subscriptions().getByRole('button', { name: 'Listen', exact: true }).click();
         await expect(protocol.listenState()).toContainText(/^Listening/, { timeout: 10_000 });
         await expect(protocol.logLevel()).toBeVisible();
-        expect(await seriousFindings(page), `Notifications, ${dark ? 'dark' : 'light'}`).toEqual([]);
+        expect(await seriousAxeFindings(page), `Notifications, ${dark ? 'dark' : 'light'}`).toEqual([]);
         await loupe.openTab('History');
         await expect(protocol.headers()).toBeVisible();
-        expect(await seriousFindings(page), `History, ${dark ? 'dark' : 'light'}`).toEqual([]);
+        expect(await seriousAxeFindings(page), `History, ${dark ? 'dark' : 'light'}`).toEqual([]);
       }
     });
   });

@@ -5,6 +5,7 @@
  */
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { ClientCapabilityChoiceSchema, type ClientCapabilityChoice } from './wire.ts';
+import { TASKS_EXTENSION } from './modern-meta.ts';
 
 export const DEFAULT_CHOICE: ClientCapabilityChoice = ClientCapabilityChoiceSchema.parse({});
 
@@ -63,8 +64,7 @@ export function declaredCapabilities(choice: ClientCapabilityChoice): ClientCapa
   return caps;
 }
 
-/** The tasks extension's identifier (SEP-2663): on 2026-07-28, tasks are an extension, not a capability. */
-export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+export { TASKS_EXTENSION };
 
 /**
  * The client capabilities a 2026-07-28 request carries in its `_meta` (issue 12): the same

@@ -20,6 +20,7 @@
 import * as v1 from '@modelcontextprotocol/sdk/types.js';
 import { issueTexts, pathText, typeName, valueAt, type Issue } from './doctor-spec-issues.ts';
 import type { Finding } from './doctor-types.ts';
+import { MODERN_VERSION } from './modern-meta.ts';
 import { schemaReferenceUrl, type FrameEvent, type SpecEvent, type TraceEvent } from './wire-events.ts';
 
 export type SpecEra = 'legacy' | 'modern';
@@ -44,7 +45,6 @@ export interface FrameCheck {
   issues: string[];
 }
 
-const MODERN_VERSION = '2026-07-28';
 /** Issues kept per frame, and characters per issue: a frame wrong everywhere must not make a huge event. */
 const MAX_ISSUES = 8;
 const MAX_ISSUE_CHARS = 240;

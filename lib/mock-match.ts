@@ -28,11 +28,11 @@
  *   recorded order (the re-sent request matches without its `inputResponses` and `requestState`).
  */
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { MODERN_VERSION } from './modern-meta.ts';
 import { canonicalJson, type Conversation, type RecordedMessage } from './trace-exchanges.ts';
 
 type Id = string | number;
 
-const MODERN_VERSION = '2026-07-28';
 const UNSUPPORTED_VERSION = -32022;
 
 /** The error codes the mock answers with. -32050 is ours (JSON-RPC leaves -32000…-32099 to servers). */

@@ -20,21 +20,14 @@
  * - The tasks extension lives outside the dated tree (extensions/tasks/overview): a task handle
  *   answers a tools/call, and only to a client that declared the extension.
  */
-import { TASKS_EXTENSION } from './client-capabilities.ts';
 import { frameMessage, frameParamsObject } from './frame-message.ts';
 import type { Violation } from './trace-violations.ts';
+import { CLIENT_CAPABILITIES_KEY, isModernVersion, MODERN_VERSION, PROTOCOL_VERSION_KEY, TASKS_EXTENSION } from './modern-meta.ts';
 import type { FrameEvent, HttpEvent } from './wire.ts';
 
 export type Era = 'legacy' | 'modern';
 
-/**
- * The first modern version and the `_meta` keys, as @modelcontextprotocol/core names them
- * (FIRST_MODERN_PROTOCOL_VERSION, PROTOCOL_VERSION_META_KEY, CLIENT_CAPABILITIES_META_KEY): written
- * out because the page imports this module, and the core package would bring the SDK with it.
- */
-export const MODERN_VERSION = '2026-07-28';
-export const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
-const CLIENT_CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
+export { isModernVersion, MODERN_VERSION, PROTOCOL_VERSION_KEY };
 
 const SPEC_ROOT = `https://modelcontextprotocol.io/specification/${MODERN_VERSION}`;
 /** The spec sections the checks cite (see the header comment for what each says). */
@@ -51,11 +44,6 @@ export const SPEC = {
   removedMinor: `${SPEC_ROOT}/changelog#minor-changes`,
   tasks: 'https://modelcontextprotocol.io/extensions/tasks/overview',
 } as const;
-
-/** Versions are dates (YYYY-MM-DD): string order is time order. */
-export function isModernVersion(version: unknown): version is string {
-  return typeof version === 'string' && version >= MODERN_VERSION;
-}
 
 type Params = Record<string, unknown> | undefined;
 

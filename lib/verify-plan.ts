@@ -3,6 +3,7 @@
  * own requests in recorded order, the per-run progress token taken out, and the client
  * capabilities the recording declared (a server may offer other tools to other clients).
  */
+import { CLIENT_CAPABILITIES_KEY, isModernVersion, PROTOCOL_VERSION_KEY, TASKS_EXTENSION } from './modern-meta.ts';
 import { stringifySafe } from './safe-json.ts';
 import { conversationOf, readFrame, type Exchange, type ReadFrame } from './trace-exchanges.ts';
 import type { ImportedTrace } from './trace-jsonl.ts';
@@ -127,19 +128,16 @@ export function recordedClientChoice(plan: ReplayPlan): ClientCapabilityChoice |
     elicitationUrl: elicitation?.url !== undefined,
     roots: caps.roots !== undefined,
     rootsListChanged: isRecord(caps.roots) && caps.roots.listChanged === true,
-    tasks: caps.tasks !== undefined || (isRecord(caps.extensions) && caps.extensions[MODERN_TASKS] !== undefined),
+    tasks: caps.tasks !== undefined || (isRecord(caps.extensions) && caps.extensions[TASKS_EXTENSION] !== undefined),
   };
 }
 
-const MODERN_META_VERSION = 'io.modelcontextprotocol/protocolVersion';
-const MODERN_META_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
-const MODERN_TASKS = 'io.modelcontextprotocol/tasks';
 
 /** A 2026-07-28 recording declares the client's capabilities in each request's `_meta` (issue 12). */
 function modernCapabilitiesOf(plan: ReplayPlan): Record<string, unknown> | undefined {
   for (const step of plan.steps) {
     const meta = isRecord(step.exchange.params) ? step.exchange.params._meta : undefined;
-    if (isRecord(meta) && isRecord(meta[MODERN_META_CAPABILITIES])) return meta[MODERN_META_CAPABILITIES] as Record<string, unknown>;
+    if (isRecord(meta) && isRecord(meta[CLIENT_CAPABILITIES_KEY])) return meta[CLIENT_CAPABILITIES_KEY] as Record<string, unknown>;
   }
   return undefined;
 }
@@ -149,6 +147,6 @@ export function recordedModern(plan: ReplayPlan): boolean {
   if (plan.initialize) return false;
   return plan.steps.some((step) => {
     const meta = isRecord(step.exchange.params) ? step.exchange.params._meta : undefined;
-    return isRecord(meta) && typeof meta[MODERN_META_VERSION] === 'string' && (meta[MODERN_META_VERSION] as string) >= '2026-07-28';
+    return isRecord(meta) && isModernVersion(meta[PROTOCOL_VERSION_KEY]);
   });
 }

@@ -4,14 +4,13 @@
  * Markdown and JSON forms; the definitions for each provider, their names within the provider's
  * pattern. Needs a current build (`node .ci/build.mjs proxy`). Every process started here is stopped.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { DoctorReport } from '../lib/doctor-types.ts';
-import { stopChild } from './test-children.ts';
+import { runBuiltCli, stopChild } from './test-children.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const CLI = join(ROOT, 'dist', 'proxy', 'cli.js');
 const ZOO = [process.execPath, join(ROOT, 'e2e', 'fixtures', 'doctor-zoo.mjs')];
 const EVERYTHING = [process.execPath, join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js')];
 const children: ChildProcess[] = [];
@@ -19,21 +18,7 @@ afterAll(async () => {
   await Promise.all(children.map(stopChild));
 });
 
-function loupe(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    children.push(child);
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      done({ code, stdout, stderr });
-    });
-  });
-}
+const loupe = (args: string[]) => runBuiltCli(args, children);
 
 describe('--doctor', () => {
   it('finds what the zoo plants, says how to fix it, and exits 1', async () => {

@@ -5,9 +5,8 @@
  */
 import { reportJson, reportMarkdown, reportText } from '../lib/doctor-report.ts';
 import { exportTools } from '../lib/export-tools.ts';
-import { fetchAllPages } from '../lib/paged-list.ts';
 import type { HeadlessOptions } from './cli-headless.ts';
-import { examine } from './doctor.ts';
+import { examine, fetchList } from './doctor.ts';
 import { EXIT, type HeadlessIo } from './cli-run.ts';
 import type { Session } from './session.ts';
 
@@ -18,15 +17,9 @@ export async function runDoctorMode(session: Session, h: HeadlessOptions, io: He
 }
 
 export async function runExportMode(session: Session, h: HeadlessOptions, io: HeadlessIo, say: (line: string) => void): Promise<number> {
-  let n = 0;
-  let failure: string | undefined;
-  const listed = await fetchAllPages(async (cursor) => {
-    const outcome = await session.request(`export-${++n}`, 'tools/list', cursor === undefined ? undefined : { cursor }, { timeoutMs: h.timeoutMs });
-    if (!outcome.ok) failure = outcome.error.message;
-    return outcome;
-  }, 'tools');
-  if (failure || listed.error) {
-    say(`tools/list failed: ${failure ?? listed.error}`);
+  const listed = await fetchList(session, 'tools/list', 'tools', h.timeoutMs ?? 30_000);
+  if (listed.error) {
+    say(`tools/list failed: ${listed.error.message}`);
     return EXIT.failed;
   }
   const info = session.snapshot();

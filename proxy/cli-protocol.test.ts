@@ -5,7 +5,7 @@
  * refused with a hint that names the way out; a 2026 recording verified without --protocol; smoke.
  * Needs a current build (`node .ci/build.mjs proxy`). Every process started here is stopped.
  */
-import { stopChild } from './test-children.ts';
+import { runBuiltCli, stopChild } from './test-children.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +13,6 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const CLI = join(ROOT, 'dist', 'proxy', 'cli.js');
 const MODERN = join(ROOT, 'e2e', 'fixtures', 'modern-server.mjs');
 const RAW = join(ROOT, 'e2e', 'fixtures', 'modern-raw.mjs');
 const EVERYTHING = [process.execPath, join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js')];
@@ -28,22 +27,7 @@ afterAll(async () => {
   await Promise.all(children.map(stopChild));
 });
 
-/** Runs the built CLI to its end; a run that hangs is killed and fails the test by its code. */
-function loupe(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    children.push(child);
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      done({ code, stdout, stderr });
-    });
-  });
-}
+const loupe = (args: string[]) => runBuiltCli(args, children);
 
 /** Starts an HTTP fixture on a free port and waits for its ready line. */
 async function serve(script: string, args: string[]): Promise<string> {

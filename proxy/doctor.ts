@@ -24,8 +24,8 @@ const LISTS = [
 
 let nextCall = 1;
 
-/** Lists one kind of thing, every page; the cursors in the order sent. */
-async function fetchList(session: Session, method: string, itemsKey: string, timeoutMs: number): Promise<ListFetch> {
+/** Lists one kind of thing, every page; the cursors in the order sent (also `--export-tools`'s listing). */
+export async function fetchList(session: Session, method: string, itemsKey: string, timeoutMs: number): Promise<ListFetch> {
   const cursors: string[] = [];
   let failure: ListFetch['error'];
   const paged = await fetchAllPages(async (cursor) => {

@@ -118,7 +118,7 @@ export class Engine {
     const session = new Session(id, config, trace, (info) => this.onSessionChange(info), this.broker, this.options.connectTimeoutMs, oauth);
     this.sessions.set(id, session);
     // Every frame checked against its version's schema, off the hot path (issue 14).
-    this.specValidators.set(id, attachSpecValidator(trace, () => session.snapshot().era, () => session.snapshot().protocolVersion));
+    this.specValidators.set(id, attachSpecValidator(trace, () => session.era, () => session.protocolVersion));
     this.model.add(id, { ...init, config });
     session.setView(this.model.view(id)!);
     this.emit({ type: 'session-created', id });

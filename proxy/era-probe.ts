@@ -13,6 +13,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Negotiation } from '../lib/wire.ts';
 import type { ProtocolChoice } from '../lib/server-config-types.ts';
+import { isModernVersion } from '../lib/modern-meta.ts';
 import { MODERN_VERSION, envelope, type EnvelopeParts } from './modern-envelope.ts';
 
 export const PROBE_ID = 'loupe-discover';
@@ -35,7 +36,6 @@ function versionsOf(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
 
-const isModern = (version: string) => version >= MODERN_VERSION;
 
 /** Short words for an answer, for the page's "answer" line. */
 export function describeAnswer(answer: ProbeAnswer): string {
@@ -70,7 +70,7 @@ export function judge(mode: ProtocolChoice, answer: ProbeAnswer, transport: 'std
       return { ...base, era: 'modern', reason: `The server answered server/discover and supports ${supported.join(', ')}: Loupe speaks ${MODERN_VERSION} (stateless).`, discover: answer.result };
     }
     // Only later 2026-style versions: a generation Loupe cannot speak yet (it would be refused).
-    if (supported.some(isModern)) {
+    if (supported.some(isModernVersion)) {
       return { ...base, era: 'legacy', reason: `The server answered server/discover with only ${supported.join(', ')}, not ${MODERN_VERSION}, which Loupe speaks${then(': Loupe opens a 2025-11-25 session.')}` };
     }
     return { ...base, era: 'legacy', reason: `The server answered server/discover but lists no 2026 version (${supported.join(', ') || 'none'})${then(': Loupe opens a 2025-11-25 session.')}` };

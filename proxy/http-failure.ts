@@ -28,30 +28,13 @@ function originRefused(failed: FailedAttempt): LoupeError | undefined {
 }
 
 /**
- * A 2026-07-28 server refuses a 2025 initialize with an HTTP 400 whose body is the -32022 error
- * naming the versions it speaks (issue 12): that is a version matter, not an HTTP failure.
- */
-function refusedInBody(failed: FailedAttempt): { supported: string[]; requested?: string } | undefined {
-  const body = failed.failure?.bodyStart;
-  if (!body || !body.includes('-32022')) return undefined;
-  try {
-    const parsed = JSON.parse(body) as { error?: { code?: unknown; data?: { supported?: unknown; requested?: unknown } } };
-    const data = parsed.error?.code === -32022 ? parsed.error.data : undefined;
-    if (!Array.isArray(data?.supported)) return undefined;
-    return { supported: data.supported.map(String), requested: typeof data.requested === 'string' ? data.requested : undefined };
-  } catch {
-    return undefined;
-  }
-}
-
-/**
  * basic/lifecycle#version-negotiation. session-errors.ts already turned the refusal into
  * VERSION_MISMATCH; the tap saw the frames, so it knows what Loupe asked for and what came back.
  */
 function versionMismatch(failed: FailedAttempt): LoupeError | undefined {
-  const refusal = refusedInBody(failed);
-  if (refusal) return versionMismatchError(refusal.supported, refusal.requested);
-  if (failed.error.code !== 'VERSION_MISMATCH') return undefined;
+  // A version refusal whatever the status: a 2026-07-28 server refuses a 2025 initialize with HTTP
+  // 400 and the -32022 error, which the SDK reports as an HTTP failure (issue 12).
+  if (failed.error.code !== 'VERSION_MISMATCH' && !failed.versions?.supported) return undefined;
   const { supported, answered, requested } = failed.versions ?? {};
   const named = supported ?? (answered !== undefined ? [answered] : undefined);
   return named ? versionMismatchError(named, requested) : failed.error;

@@ -2,18 +2,12 @@
  * The per-request `_meta` envelope of the 2026-07-28 generation (issue 12): every request and
  * notification says which version it speaks, who the client is and what it can do, since there is
  * no `initialize` to say it once. The v2 transport derives the `MCP-Protocol-Version`,
- * `Mcp-Method` and `Mcp-Name` headers from it.
+ * `Mcp-Method` and `Mcp-Name` headers from it. The key names are lib/modern-meta.ts's.
  * https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning
- *
- * The key names are the v2 SDK's (core's exported constants); written out here so that the
- * router of a 2025 session does not load the v2 packages.
  */
-export const MODERN_VERSION = '2026-07-28';
-export const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
-export const CLIENT_INFO_KEY = 'io.modelcontextprotocol/clientInfo';
-export const CLIENT_CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
-export const LOG_LEVEL_KEY = 'io.modelcontextprotocol/logLevel';
-export const SERVER_INFO_KEY = 'io.modelcontextprotocol/serverInfo';
+import { CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, LOG_LEVEL_KEY, MODERN_VERSION, PROTOCOL_VERSION_KEY } from '../lib/modern-meta.ts';
+
+export { MODERN_VERSION, SERVER_INFO_KEY } from '../lib/modern-meta.ts';
 
 export interface EnvelopeParts {
   clientInfo: { name: string; version: string; title?: string };

@@ -86,12 +86,12 @@ export class ModernRouter extends RawRouter {
   }
 
   /** A hand-written frame without an envelope gets one, so that a 2026 server will take it; one with an envelope goes as written. */
-  override send(message: Record<string, unknown>, origin: 'replay' | 'edited' | 'composer', timeoutMs: number): Promise<RawOutcome> {
-    if (typeof message.method !== 'string' || hasEnvelope(message)) return super.send(message, origin, timeoutMs);
+  override send(message: Record<string, unknown>, origin: 'replay' | 'edited' | 'composer', timeoutMs: number, beforeWrite?: (text: string) => void): Promise<RawOutcome> {
+    if (typeof message.method !== 'string' || hasEnvelope(message)) return super.send(message, origin, timeoutMs, beforeWrite);
     const params = message.params !== null && typeof message.params === 'object' && !Array.isArray(message.params) ? (message.params as Record<string, unknown>) : undefined;
     const dressed = { ...message, params: withEnvelope(params, this.side.envelope()) };
     rememberText(dressed, stringifySafe(dressed) ?? textOf(message) ?? '');
-    return super.send(dressed as JSONRPCMessage as Record<string, unknown>, origin, timeoutMs);
+    return super.send(dressed as JSONRPCMessage as Record<string, unknown>, origin, timeoutMs, beforeWrite);
   }
 
   /** Answers every embedded request of one round; the first one refused ends the call. */

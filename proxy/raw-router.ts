@@ -63,9 +63,6 @@ export class RawRouter {
   private readonly waiting = new Map<string, Waiting>();
   private readonly progress = new Map<string, (params: ProgressParams) => void>();
   private nextId = 1;
-  /** Told the exact text of the next hand-sent message before it goes (the composer's HTTP headers). */
-  onSend?: (text: string) => void;
-
   constructor(
     protected readonly transport: Transport,
     protected readonly trace: TraceRecorder,
@@ -115,8 +112,12 @@ export class RawRouter {
     }
   }
 
-  /** Sends `message` exactly as written; a request resolves with its response, anything else at once. */
-  async send(message: Record<string, unknown>, origin: 'replay' | 'edited' | 'composer', timeoutMs: number): Promise<RawOutcome> {
+  /**
+   * Sends `message` exactly as written; a request resolves with its response, anything else at
+   * once. `beforeWrite` is told the text the transport will write (the composer's HTTP headers
+   * are put on the POST with that body).
+   */
+  async send(message: Record<string, unknown>, origin: 'replay' | 'edited' | 'composer', timeoutMs: number, beforeWrite?: (text: string) => void): Promise<RawOutcome> {
     const id = message.id;
     const expectsAnswer = typeof message.method === 'string' && (typeof id === 'string' || typeof id === 'number');
     const answer = expectsAnswer ? this.wait(id as RequestId, timeoutMs) : undefined;
@@ -124,7 +125,7 @@ export class RawRouter {
     const text = textOf(message) ?? stringifySafe(message) ?? '';
     this.trace.expectOut(text, origin);
     // The HTTP transports send JSON.stringify(message), which is the text for any message they can send.
-    this.onSend?.(stringifySafe(message) ?? text);
+    beforeWrite?.(stringifySafe(message) ?? text);
     try {
       await this.transport.send(message as JSONRPCMessage);
     } catch (error) {

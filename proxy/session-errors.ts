@@ -5,6 +5,7 @@
 import { LATEST_PROTOCOL_VERSION, McpError, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerConfig } from '../lib/server-config-types.ts';
 import type { LoupeError } from '../lib/wire.ts';
+import { isModernVersion } from '../lib/modern-meta.ts';
 
 /** The SDK's words when initialize answers a version it does not speak (client/index.js). */
 const UNSUPPORTED_VERSION = /protocol version is not supported: (\S+)/;
@@ -29,7 +30,7 @@ export function versionMismatchError(supported: readonly string[], requested: st
     code: 'VERSION_MISMATCH',
     message: `The server supports ${supported.join(', ') || 'no version it named'}; Loupe asked for ${requested}.`,
     // A 2026 server refusing initialize (issue 12): the other generation is one choice away.
-    hint: supported.some((v) => v >= '2026-07-28')
+    hint: supported.some(isModernVersion)
       ? 'This server speaks the stateless 2026-07-28 protocol: choose 2026-07-28 (stateless) or Auto in Protocol (--protocol 2026-07-28|auto).'
       : `Loupe speaks ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`,
   };

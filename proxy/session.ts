@@ -141,6 +141,15 @@ export class Session {
     return this.statusValue;
   }
 
+  /** The generation and version in use, without building a snapshot (the spec validator asks every batch). */
+  get era(): SessionInfo['era'] {
+    return this.info.era;
+  }
+
+  get protocolVersion(): string | undefined {
+    return this.info.protocolVersion;
+  }
+
   /** Sets what the page is shown (the snapshot's name and config); announced by the next change or by `announce`. */
   setView(view: SessionView): void {
     this.view = view;
@@ -278,15 +287,10 @@ export class Session {
   /** Sends a hand-written JSON-RPC message (raw composer, replay) beside the SDK. */
   async sendRaw(message: Record<string, unknown>, origin: 'replay' | 'edited' | 'composer', timeoutMs?: number, headers?: Record<string, string>): Promise<RawOutcome> {
     if (!this.raw || this.statusValue !== 'connected') return { ok: false, error: { code: 'NOT_CONNECTED', message: 'The session is not connected.' } };
-    if (headers && Object.keys(headers).length > 0) {
-      if (!this.httpTap) return { ok: false, error: { code: 'BAD_MESSAGE', message: 'HTTP headers can be set only on a Streamable HTTP session.' } };
-      this.raw.onSend = (body) => this.httpTap?.headersForBody(body, headers);
-    }
-    try {
-      return await this.raw.send(message, origin, timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
-    } finally {
-      if (this.raw) this.raw.onSend = undefined;
-    }
+    const tap = this.httpTap;
+    const withHeaders = headers && Object.keys(headers).length > 0;
+    if (withHeaders && !tap) return { ok: false, error: { code: 'BAD_MESSAGE', message: 'HTTP headers can be set only on a Streamable HTTP session.' } };
+    return this.raw.send(message, origin, timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, withHeaders ? (body) => tap!.headersForBody(body, headers) : undefined);
   }
 
   /** Opens the `subscriptions/listen` stream of a 2026-07-28 session (replacing an open one). */

@@ -23,6 +23,7 @@
  */
 import { loadSpecSchemas, validateFrame, type SpecEra } from '../lib/doctor-spec.ts';
 import { formatSize } from '../lib/trace.ts';
+import { PROTOCOL_VERSION_KEY } from '../lib/modern-meta.ts';
 import type { FrameEvent, RequestId, TraceEvent } from '../lib/wire.ts';
 import type { TraceRecorder } from './trace-recorder.ts';
 
@@ -48,8 +49,8 @@ const SETTLE_MS = 250;
 
 /** Requests remembered for pairing, oldest forgotten first (an unanswered flood must not grow it). */
 const MAX_PENDING = 10_000;
-/** The 2026-07-28 `_meta` key: a frame carrying it speaks that version (lib/trace-violations-modern.ts). */
-const MODERN_META_KEY = '"io.modelcontextprotocol/protocolVersion"';
+/** The 2026-07-28 `_meta` key as it appears in a frame's text: a frame carrying it speaks that version. */
+const MODERN_META_KEY = JSON.stringify(PROTOCOL_VERSION_KEY);
 
 interface Pending {
   method: string;

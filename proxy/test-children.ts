@@ -1,6 +1,30 @@
-/** Test-only (excluded from the build): stopping the server processes a test started, so none outlives it. */
+/** Test-only (excluded from the build): running the built CLI, and stopping the processes a test started, so none outlives it. */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import type { ChildProcess } from 'node:child_process';
+import { join, resolve } from 'node:path';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const CLI = join(ROOT, 'dist', 'proxy', 'cli.js');
+
+/**
+ * Runs the built CLI (`node dist/proxy/cli.js`, so a test needs a current build) to its end; a run
+ * that hangs is killed after 60 s and fails the test by its code. The child joins `started`.
+ */
+export function runBuiltCli(args: string[], started: ChildProcess[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    started.push(child);
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      done({ code, stdout, stderr });
+    });
+  });
+}
 
 /** SIGTERM, then SIGKILL after 3 s; resolves once the process has exited. */
 export async function stopChild(child: ChildProcess): Promise<void> {

@@ -248,3 +248,30 @@ export function busyWarning() {
   if (!loadavg || loadavg[0] <= cores) return '';
   return `warning: the machine is busy (load average ${loadavg[0].toFixed(2)} on ${cores} cores): the figures may be inflated (the load average lags: compare the baseline with a quiet run)`;
 }
+
+/** A `tools/call echo` result must carry the message back (a benchmark of wrong answers measures nothing). */
+export function checkEcho(result, message) {
+  const text = result?.content?.[0]?.text;
+  if (typeof text !== 'string' || !text.includes(message)) throw new Error(`unexpected echo result: ${JSON.stringify(result).slice(0, 300)}`);
+}
+
+/** `count` sequential calls; each round trip in ms is pushed to `into` (none for a warm-up). */
+export async function timed(call, count, into) {
+  for (let i = 0; i < count; i++) {
+    const started = performance.now();
+    await call();
+    into?.push(performance.now() - started);
+  }
+}
+
+/** Waits until `check()` holds, woken by `state.wake` (a WebSocket message) or every 100 ms. */
+export async function until(state, check, timeoutMs, what) {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => {
+      state.wake = resolve;
+      setTimeout(resolve, 100);
+    });
+  }
+}
