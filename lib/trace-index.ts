@@ -65,6 +65,8 @@ function otherRow(event: Exclude<TraceEvent, FrameEvent | SpecEvent>): HistoryRo
       return { ...base, summary: summarise(event), isError: event.level === 'error' || undefined };
     case 'auth':
       return { ...base, summary: summarise(event), isError: event.status === 'failed' || undefined };
+    case 'intervention':
+      return { ...base, dir: event.dir, method: event.method, size: event.original.length, summary: summarise(event) };
   }
 }
 

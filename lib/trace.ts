@@ -88,5 +88,7 @@ export function summarise(event: Exclude<TraceEvent, FrameEvent>): string {
       return `OAuth ${event.step}: ${event.status === 'info' ? '' : `${event.status}: `}${event.message}`;
     case 'spec':
       return `#${event.of} breaks the ${event.version} schema (${event.schema}): ${event.issues.join('; ')}`;
+    case 'intervention':
+      return `${event.by === 'person' ? 'You' : event.rule ? `Rule “${event.rule.name}”` : 'Loupe'}: ${event.message}`;
   }
 }

@@ -236,5 +236,19 @@ export const SessionInfoSchema = z.object({
   /** The log level Loupe puts in each request's `_meta` (modern sessions; absent: none asked). */
   logLevel: z.string().optional(),
   listen: ListenStateSchema.optional(),
+  /**
+   * A session Loupe watches rather than makes (issue 13): a host's stdio session through
+   * `--tap`, or an HTTP client's through `--gateway`. Loupe sends nothing of its own on it.
+   */
+  relay: z
+    .object({
+      kind: z.enum(['tap', 'gateway']),
+      /** `--label`, else the host's `clientInfo` name and version once it sent initialize. */
+      label: z.string().optional(),
+      client: z.object({ name: z.string(), version: z.string().optional() }).optional(),
+      /** The tap's own pid (the host started it). */
+      pid: z.number().optional(),
+    })
+    .optional(),
 });
 export type SessionInfo = z.infer<typeof SessionInfoSchema>;

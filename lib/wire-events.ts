@@ -35,6 +35,8 @@ export const FrameEventSchema = z.object({
    * (2 for the first re-send). The History folds the rounds of one call by it.
    */
   round: z.object({ call: RequestIdSchema, n: z.number() }).optional(),
+  /** This frame is what went on after an intervention (issue 13): the seq of that `intervention` event. */
+  intervention: z.number().optional(),
 });
 export type FrameEvent = z.infer<typeof FrameEventSchema>;
 
@@ -111,6 +113,30 @@ export const SpecEventSchema = z.object({
 });
 export type SpecEvent = z.infer<typeof SpecEventSchema>;
 
+/**
+ * A rule or a person acted on a frame (issue 13: interception). `original` is the frame as it
+ * came; `result` what went on instead (a rewrite, an edit) or the answer sent back to the sender
+ * (`answered`), absent when nothing went on (dropped). `of` is the seq of the original frame
+ * where it was recorded before the intervention (a frame from the server); the frame that went on
+ * carries `intervention` = this event's seq. `message` says what happened in plain words.
+ */
+export const InterventionEventSchema = z.object({
+  ...eventBase,
+  kind: z.literal('intervention'),
+  dir: z.enum(['out', 'in']),
+  by: z.enum(['rule', 'person', 'timer']),
+  rule: z.object({ id: z.string(), name: z.string(), action: z.string() }).optional(),
+  /** held, delayed, dropped, rewritten, edited, answered, forwarded, closed, killed. */
+  action: z.enum(['held', 'delayed', 'dropped', 'rewritten', 'edited', 'answered', 'forwarded', 'closed', 'killed']),
+  message: z.string(),
+  original: z.string(),
+  result: z.string().optional(),
+  of: z.number().optional(),
+  method: z.string().optional(),
+  heldMs: z.number().optional(),
+});
+export type InterventionEvent = z.infer<typeof InterventionEventSchema>;
+
 /** The schema reference page of a protocol version (what a spec event's violation links to). */
 export function schemaReferenceUrl(version: string): string {
   return `https://modelcontextprotocol.io/specification/${encodeURIComponent(version)}/schema`;
@@ -125,6 +151,7 @@ export const TraceEventSchema = z.discriminatedUnion('kind', [
   TransportEventSchema,
   AuthEventSchema,
   SpecEventSchema,
+  InterventionEventSchema,
 ]);
 export type TraceEvent = z.infer<typeof TraceEventSchema>;
 

@@ -11,6 +11,8 @@ import { TraceEventSchema, TraceStatsSchema } from './wire-events.ts';
 import { ConfigLocationSchema, SavedCallSchema, WorkspaceStateSchema } from './wire-workspace.ts';
 import { ListenMessageSchema, SetLogLevelMessageSchema, UnlistenMessageSchema } from './wire-modern.ts';
 import { DoctorReportMessageSchema, RunDoctorMessageSchema } from './wire-doctor.ts';
+import { HoldDoneMessageSchema, HoldMessageSchema, ReleaseAllMessageSchema, ReleaseHoldMessageSchema, RulesMessageSchema, SetRulesMessageSchema } from './wire-intercept.ts';
+import { HeldFrameSchema, RuleSchema } from './rules-types.ts';
 import { OAuthForgetMessageSchema, OAuthGuidedMessageSchema, OAuthGuidedStateMessageSchema, OAuthSettingsMessageSchema } from './wire-oauth.ts';
 
 export * from './wire-base.ts';
@@ -18,6 +20,7 @@ export * from './wire-events.ts';
 export * from './wire-workspace.ts';
 export * from './wire-modern.ts';
 export * from './wire-doctor.ts';
+export * from './wire-intercept.ts';
 
 export const WIRE_VERSION = 1;
 
@@ -194,6 +197,9 @@ export const ClientMessageSchema = z.discriminatedUnion('type', [
   UnlistenMessageSchema,
   SetLogLevelMessageSchema,
   RunDoctorMessageSchema,
+  SetRulesMessageSchema,
+  ReleaseHoldMessageSchema,
+  ReleaseAllMessageSchema,
 ]);
 export type ClientMessage = z.infer<typeof ClientMessageSchema>;
 export type RequestMessage = z.infer<typeof RequestMessageSchema>;
@@ -219,6 +225,9 @@ export const SnapshotMessageSchema = z.object({
   primary: z.string().optional(),
   /** Server→client requests still waiting for an answer (they survive a page reload). */
   serverRequests: z.array(ServerRequestSchema).optional(),
+  /** The interception rules in force and the frames held now (issue 13). */
+  rules: z.array(RuleSchema).optional(),
+  holds: z.array(HeldFrameSchema).optional(),
 });
 
 export const SessionMessageSchema = z.object({ type: z.literal('session'), session: SessionInfoSchema });
@@ -331,6 +340,9 @@ export const ServerMessageSchema = z.discriminatedUnion('type', [
   ConfigLocationsMessageSchema,
   OAuthGuidedStateMessageSchema,
   DoctorReportMessageSchema,
+  RulesMessageSchema,
+  HoldMessageSchema,
+  HoldDoneMessageSchema,
 ]);
 export type ServerMessage = z.infer<typeof ServerMessageSchema>;
 export type SnapshotMessage = z.infer<typeof SnapshotMessageSchema>;

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { ProtocolChoiceSchema, type ServerConfig } from './server-config-types.ts';
 import { ClientCapabilityChoiceSchema, type ClientCapabilityChoice } from './wire-base.ts';
 import { SavedCallSchema } from './workspace-schemas.ts';
+import type { Rule } from './rules-types.ts';
 
 export { InputDeclSchema, SavedCallSchema } from './workspace-schemas.ts';
 
@@ -59,6 +60,8 @@ export interface Workspace {
   notes: string[];
   /** Top-level keys of the file other than the ones Loupe writes (Claude Desktop's "preferences"…), kept. Optional addition. */
   other?: Record<string, unknown>;
+  /** The interception rules (issue 13), under `x-mcp-loupe.rules`. */
+  rules?: Rule[];
 }
 
 /** The name of Loupe's key in a file, and the version of what is under it. */

@@ -18,6 +18,9 @@ import { attachSpecValidator } from './spec-validator.ts';
 import { DEFAULT_TRACE_LIMITS, TraceRecorder, type TraceLimits } from './trace-recorder.ts';
 import { hashText } from './workspace-file.ts';
 import { WorkspaceModel, type EntryInit } from './workspace-model.ts';
+import type { HeldFrame, HoldEnd, Rule } from '../lib/rules-types.ts';
+import { HoldBroker } from './hold-broker.ts';
+import type { PipelineContext, RuleSet } from './pipeline-context.ts';
 
 export type EngineEvent =
   | { type: 'trace'; event: TraceEvent }
@@ -27,7 +30,11 @@ export type EngineEvent =
   | { type: 'server-request'; request: ServerRequest }
   | { type: 'server-request-done'; session: string; requestId: string; how: DoneHow }
   /** The workspace model changed in a way every face should show (a server enabled, waiting, removed, loaded). */
-  | { type: 'workspace' };
+  | { type: 'workspace' }
+  /** Interception (issue 13): the rules in force changed; a frame is held; a hold ended. */
+  | { type: 'rules'; rules: Rule[]; source?: string }
+  | { type: 'hold'; frame: HeldFrame }
+  | { type: 'hold-done'; session: string; holdId: string; how: HoldEnd };
 
 /**
  * How a face without a user answers the server's requests (sampling, elicitation). Without one,
@@ -55,6 +62,20 @@ export interface EngineOptions {
   oauth?: OAuthOptions;
   /** `--remember-credentials`: tokens and registered clients kept across launches (oauth-store.ts). */
   rememberCredentials?: boolean;
+  /** `--rules FILE` (issue 13): the interception rules from the start, and the file's name for the page. */
+  rules?: { rules: Rule[]; source: string };
+}
+
+/** A session Loupe watches rather than makes (issue 13): a tapped host session or a gateway client's. */
+export interface RelayInit {
+  kind: 'tap' | 'gateway';
+  /** What the relay runs or reaches (the tap's command, the gateway's target). */
+  config: ServerConfig;
+  label?: string;
+  pid?: number;
+  transport: 'stdio' | 'http';
+  /** Ends the watching: a tap detaches (the host goes on), a gateway closes that client's session. */
+  stop(): Promise<void>;
 }
 
 export class Engine {
@@ -77,10 +98,23 @@ export class Engine {
    */
   redirectUrl = HEADLESS_REDIRECT_URL;
   private readonly traceLimits: TraceLimits;
+  /** Frames held by `pause` rules, of every session (issue 13). */
+  readonly holds: HoldBroker;
+  private ruleSet: RuleSet = { version: 0, rules: [] };
+  private rulesSource?: string;
 
   constructor(private readonly options: EngineOptions = {}) {
+    this.holds = new HoldBroker({
+      added: (frame) => this.emit({ type: 'hold', frame }),
+      done: (session, holdId, how) => this.emit({ type: 'hold-done', session, holdId, how }),
+    });
+    if (options.rules) {
+      this.ruleSet = { version: 1, rules: options.rules.rules };
+      this.rulesSource = options.rules.source;
+    }
     this.traceLimits = options.traceLimits ?? DEFAULT_TRACE_LIMITS;
     this.model = new WorkspaceModel(options.env ?? process.env);
+    this.model.rules = [...this.ruleSet.rules];
     this.cwd = options.cwd ?? process.cwd();
     const policy = options.policy;
     this.broker = new ServerRequestBroker({
@@ -107,6 +141,45 @@ export class Engine {
       .then(() => policy(request))
       .catch((error: unknown): ServerRequestOutcome => ({ ok: false, error: { code: -32603, message: error instanceof Error ? error.message : String(error) } }))
       .then((outcome) => this.broker.respond(request.session, request.requestId, outcome));
+  }
+
+  /** The interception rules in force (issue 13), for every session. */
+  get rules(): Rule[] {
+    return [...this.ruleSet.rules];
+  }
+
+  get rulesOrigin(): string | undefined {
+    return this.rulesSource;
+  }
+
+  /** Replaces the rules (the page, a workspace file): every pipeline picks them up at its next frame. */
+  setRules(rules: Rule[], source?: string): void {
+    this.ruleSet = { version: this.ruleSet.version + 1, rules };
+    this.rulesSource = source;
+    this.model.rules = rules;
+    this.emit({ type: 'rules', rules: [...rules], source });
+  }
+
+  /** What a session's frame pipeline reads: its trace, the rules in force, the hold broker. */
+  pipelineContext(session: { id: string; trace: TraceRecorder }): PipelineContext {
+    return {
+      session: session.id,
+      server: () => this.model.entry(session.id)?.name ?? session.id,
+      trace: session.trace,
+      rules: () => this.ruleSet,
+      hold: (request) => this.holds.hold(request),
+    };
+  }
+
+  /**
+   * A session Loupe watches (issue 13: `--tap --attach`, the gateway): in the Servers panel like
+   * any other, connected at once, its trace fed by the relay. Removing it ends the watching.
+   */
+  openRelay(init: RelayInit): Session {
+    const session = this.createSession(init.config, { name: init.label ?? init.config.name, relay: true });
+    session.adoptRelay({ kind: init.kind, label: init.label, pid: init.pid }, init.transport, init.stop);
+    this.emit({ type: 'workspace' });
+    return session;
   }
 
   /** A session for a server (not connected yet, not announced: the caller connects or announces it). */
@@ -151,6 +224,8 @@ export class Engine {
    */
   openWorkspace(workspace: Workspace, file?: { path: string; text: string }, start?: readonly string[]): Session[] {
     this.model.load(workspace, file?.path, file ? hashText(file.text) : undefined);
+    // The file's rules, unless `--rules` gave the launch its own.
+    if (workspace.rules && !this.options.rules) this.setRules(workspace.rules, file?.path);
     const created = workspace.servers.map((server) =>
       this.createSession(server.config, {
         name: server.name,
@@ -207,6 +282,7 @@ export class Engine {
     this.specValidators.get(id)?.();
     this.specValidators.delete(id);
     this.model.remove(id);
+    this.holds.dropSession(id);
     if (this.primary === id) this.primary = this.sessions.keys().next().value;
     this.emit({ type: 'session-removed', id });
     this.emit({ type: 'workspace' });

@@ -226,6 +226,8 @@ export class Session {
     const opening = [...this.opening];
     this.opening.clear();
     this.oauth?.cancelWaiting(cancelled ? 'Cancelled by you.' : 'The session was disconnected.');
+    const relayStop = this.relayStop;
+    this.relayStop = undefined;
     for (const controller of this.inFlight.values()) controller.abort('Disconnected');
     this.inFlight.clear();
     this.raw?.closeAll();
@@ -235,11 +237,11 @@ export class Session {
     this.broker.dropSession(this.id);
     this.closing = true;
     try {
-      await Promise.allSettled([client?.close(), ...opening.map((t) => t.close()), this.stdio?.close()]);
+      await Promise.allSettled([client?.close(), ...opening.map((t) => t.close()), this.stdio?.close(), relayStop?.()]);
     } finally {
       this.closing = false;
     }
-    if (client) this.trace.record({ kind: 'transport', level: 'info', message: 'Disconnected' });
+    if (client || relayStop) this.trace.record({ kind: 'transport', level: 'info', message: relayStop ? 'Stopped watching' : 'Disconnected' });
     if (cancelled && !options.quiet) {
       this.info.error = { code: 'CANCELLED', message: 'Cancelled by you: Loupe stopped the server before it finished initializing.' };
       this.trace.record({ kind: 'transport', level: 'info', message: 'Connect cancelled; the server process was stopped' });
@@ -256,9 +258,7 @@ export class Session {
   /** A request from the page, sent through the router (see raw-router.ts for why not the SDK's). */
   async request(uiId: string, method: string, params: Record<string, unknown> | undefined, options: RequestOptions = {}): Promise<RequestOutcome> {
     const raw = this.raw;
-    if (!raw || this.statusValue !== 'connected') {
-      return { ok: false, error: { code: 'NOT_CONNECTED', message: 'The session is not connected.' } };
-    }
+    if (!raw || this.statusValue !== 'connected') return { ok: false, error: this.notConnected() };
     const controller = new AbortController();
     this.inFlight.set(uiId, controller);
     const timer = new RequestTimer(controller, options);
@@ -286,12 +286,45 @@ export class Session {
 
   /** Sends a hand-written JSON-RPC message (raw composer, replay) beside the SDK. */
   async sendRaw(message: Record<string, unknown>, origin: 'replay' | 'edited' | 'composer', timeoutMs?: number, headers?: Record<string, string>): Promise<RawOutcome> {
-    if (!this.raw || this.statusValue !== 'connected') return { ok: false, error: { code: 'NOT_CONNECTED', message: 'The session is not connected.' } };
+    if (!this.raw || this.statusValue !== 'connected') return { ok: false, error: this.notConnected() };
     const tap = this.httpTap;
     const withHeaders = headers && Object.keys(headers).length > 0;
     if (withHeaders && !tap) return { ok: false, error: { code: 'BAD_MESSAGE', message: 'HTTP headers can be set only on a Streamable HTTP session.' } };
     return this.raw.send(message, origin, timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, withHeaders ? (body) => tap!.headersForBody(body, headers) : undefined);
   }
+
+  private notConnected(): LoupeError {
+    const relay = this.info.relay;
+    if (relay && this.statusValue === 'connected') return { code: 'NOT_CONNECTED', message: `Loupe watches this session (${relay.kind === 'tap' ? 'a host’s, through --tap' : 'a client’s, through the gateway'}); it sends nothing of its own on it.` };
+    return { code: 'NOT_CONNECTED', message: 'The session is not connected.' };
+  }
+
+  /**
+   * A session Loupe watches rather than makes (issue 13): the tap endpoint or the gateway feeds
+   * its trace; `stop` ends the watching (a tap detaches, a gateway client session is closed).
+   */
+  adoptRelay(relay: NonNullable<SessionInfo['relay']>, transport: 'stdio' | 'http', stop: () => Promise<void>): void {
+    this.relayStop = stop;
+    this.info = { relay, transport };
+    this.setStatus('connected');
+  }
+
+  /** What the relayed traffic told (the host's clientInfo, the server's initialize result). */
+  updateRelay(patch: Partial<Omit<SessionInfo, 'id' | 'name' | 'config' | 'status' | 'since'>>): void {
+    Object.assign(this.info, patch);
+    this.announce();
+  }
+
+  /** The watched session ended (the host or the server went, or the tap detached). */
+  endRelay(error?: LoupeError): void {
+    if (!this.relayStop) return;
+    this.relayStop = undefined;
+    this.broker.dropSession(this.id);
+    if (error) this.fail(error);
+    else this.setStatus('disconnected');
+  }
+
+  private relayStop?: () => Promise<void>;
 
   /** Opens the `subscriptions/listen` stream of a 2026-07-28 session (replacing an open one). */
   async listen(filter: SubscriptionFilter): Promise<LoupeError | undefined> {

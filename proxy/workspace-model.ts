@@ -8,6 +8,7 @@ import type { ServerConfig } from '../lib/server-config-types.ts';
 import type { ClientCapabilityChoice, WorkspaceState } from '../lib/wire.ts';
 import { isReference, referencesOf, resolveReferences, secretInputId, type InputDecl, type SavedCall, type Workspace, type WorkspaceServer } from '../lib/workspace.ts';
 import type { SessionView } from './session.ts';
+import type { Rule } from '../lib/rules-types.ts';
 
 export interface ServerEntry {
   name: string;
@@ -22,6 +23,8 @@ export interface ServerEntry {
   toolPins?: Record<string, string>;
   /** Keys of the entry Loupe does not use (autoApprove, timeout…): written back as they were. */
   other?: Record<string, unknown>;
+  /** A session Loupe watches (a tap, a gateway client, issue 13): never saved as a server. */
+  relay?: boolean;
 }
 
 export interface EntryInit {
@@ -34,9 +37,12 @@ export interface EntryInit {
   savedCalls?: SavedCall[];
   toolPins?: Record<string, string>;
   other?: Record<string, unknown>;
+  relay?: boolean;
 }
 
 export class WorkspaceModel {
+  /** The interception rules in force (issue 13; the engine sets them), saved under `x-mcp-loupe.rules`. */
+  rules: Rule[] = [];
   /** Absolute path of the file read (--config) or last saved to. */
   path?: string;
   flavour: Workspace['flavour'] = 'mcpServers';
@@ -91,6 +97,7 @@ export class WorkspaceModel {
       savedCalls: init.savedCalls ?? [],
       ...(init.toolPins ? { toolPins: init.toolPins } : {}),
       ...(init.other ? { other: init.other } : {}),
+      ...(init.relay ? { relay: true } : {}),
     };
     this.entries.set(id, entry);
     return entry;
@@ -177,7 +184,7 @@ export class WorkspaceModel {
 
   /** What save-workspace writes: configs as written (secrets as references), the inputs they use declared. */
   toWorkspace(): Workspace {
-    const servers: WorkspaceServer[] = [...this.entries.values()].map((e) => ({
+    const servers: WorkspaceServer[] = [...this.entries.values()].filter((e) => !e.relay).map((e) => ({
       name: e.name,
       config: e.config,
       disabled: e.disabled,
@@ -190,7 +197,7 @@ export class WorkspaceModel {
       },
       ...(e.other ? { other: e.other } : {}),
     }));
-    return { flavour: this.flavour, servers, inputs: this.inputs, notes: [], ...(this.other ? { other: this.other } : {}) };
+    return { flavour: this.flavour, servers, inputs: this.inputs, notes: [], ...(this.other ? { other: this.other } : {}), ...(this.rules.length > 0 ? { rules: this.rules } : {}) };
   }
 
   private uniqueName(wanted: string, exceptId?: string): string {
