@@ -21,7 +21,7 @@ function error(argv: string[]): string {
 
 describe('parseCliArgs: defaults and flags', () => {
   it('has safe defaults', () => {
-    expect(options([])).toEqual({ open: true, host: '127.0.0.1', env: {}, headers: {}, servers: [], help: false, version: false, target: [], headless: emptyHeadless(), oauth: { rememberCredentials: false } });
+    expect(options([])).toEqual({ open: true, host: '127.0.0.1', env: {}, headers: {}, servers: [], help: false, version: false, target: [], headless: emptyHeadless(), oauth: { rememberCredentials: false }, relay: { tap: false, noAttach: false, gateway: false } });
   });
 
   it('reads --port, including 0 and the = form', () => {

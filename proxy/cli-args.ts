@@ -6,6 +6,7 @@
 import { checkHeadless, emptyHeadless, HEADLESS_OPTIONS, modeOf, takeTrailingOptions, type HeadlessOptions } from './cli-headless.ts';
 import { ProtocolChoiceSchema, type ProtocolChoice } from '../lib/server-config-types.ts';
 import { checkOAuth, emptyOAuth, OAUTH_OPTIONS, OAUTH_USAGE, type CliOAuthOptions } from './cli-oauth.ts';
+import { checkRelay, emptyRelay, RELAY_OPTIONS, RELAY_USAGE, type RelayOptions } from './cli-relay.ts';
 
 export { resolveTarget, type ResolvedTarget, type TargetDeps, type WorkspaceTarget } from './cli-target.ts';
 
@@ -37,6 +38,8 @@ export interface CliOptions {
   headless: HeadlessOptions;
   /** Signing in to a remote server with OAuth, in every mode (cli-oauth.ts). */
   oauth: CliOAuthOptions;
+  /** The tap, the gateway and `--rules` (issue 13, cli-relay.ts). */
+  relay: RelayOptions;
 }
 
 export type CliParseResult = { ok: true; options: CliOptions } | { ok: false; error: string };
@@ -93,6 +96,7 @@ Without a browser (same targets; exit 0 ok, 1 server error / isError / failures 
       --elicit accept-defaults|decline|cancel    the answer to elicitations (default decline)
       --root <uri>                a root to offer (repeatable)
 
+${RELAY_USAGE}
 Scripts run with their interpreter: .py with python3, .js with node, .ts with npx -y tsx.
 ${OAUTH_USAGE}`;
 
@@ -208,7 +212,7 @@ function applyHost(o: CliOptions, value: string, f: string): string | undefined 
 }
 
 export function parseCliArgs(argv: string[]): CliParseResult {
-  const options: CliOptions = { open: true, host: '127.0.0.1', env: {}, headers: {}, servers: [], help: false, version: false, target: [], headless: emptyHeadless(), oauth: emptyOAuth() };
+  const options: CliOptions = { open: true, host: '127.0.0.1', env: {}, headers: {}, servers: [], help: false, version: false, target: [], headless: emptyHeadless(), oauth: emptyOAuth(), relay: emptyRelay() };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--') {
@@ -230,7 +234,11 @@ export function parseCliArgs(argv: string[]): CliParseResult {
     const trailing = takeTrailingOptions(options);
     if (trailing) return fail(trailing);
   }
-  const error = checkCombination(options) ?? checkHeadless(options) ?? checkOAuth(options.oauth, { words: options.target, config: options.config });
+  const error =
+    checkCombination(options) ??
+    checkRelay({ relay: options.relay, target: options.target, config: options.config, headlessMode: modeOf(options.headless) }) ??
+    checkHeadless(options) ??
+    checkOAuth(options.oauth, { words: options.target, config: options.config });
   return error ? fail(error) : { ok: true, options };
 }
 
@@ -241,7 +249,7 @@ function readOption(argv: string[], i: number): ReadOption {
   const arg = argv[i];
   const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
   const typed = eq > 0 ? arg.slice(0, eq) : arg;
-  const spec = OPTIONS.get(ALIASES.get(typed) ?? typed) ?? HEADLESS_OPTIONS.get(typed) ?? OAUTH_OPTIONS.get(typed);
+  const spec = OPTIONS.get(ALIASES.get(typed) ?? typed) ?? HEADLESS_OPTIONS.get(typed) ?? OAUTH_OPTIONS.get(typed) ?? RELAY_OPTIONS.get(typed);
   if (!spec) {
     return fail(`Unknown option ${typed}. Options for the server go after its command: mcp-loupe [options] <command> [args...]. See mcp-loupe --help.`);
   }

@@ -106,6 +106,7 @@ async function withSession(given: ServerConfig, secrets: Secrets, options: CliOp
     secretHeaders: secrets.headers,
     oauth: oauthOptionsOf(options.oauth),
     rememberCredentials: options.oauth.rememberCredentials,
+    rules: options.relay.loaded,
     onTrace: (trace) => {
       if (h.verbose) trace.subscribe((event) => io.stderr(verboseLine(event)));
       if (h.record) {

@@ -14,6 +14,8 @@ import { modeOf } from './cli-headless.ts';
 import { oauthOptionsOf } from './cli-oauth.ts';
 import type { RunningLoupe } from './launch.ts';
 import { VERSION } from './version.ts';
+import type { Rule } from '../lib/rules-types.ts';
+import { writeRuntimeState } from './runtime-state.ts';
 
 function exitWith(message: string, code = 2): never {
   process.stderr.write(`mcp-loupe: ${message}\n`);
@@ -39,6 +41,15 @@ async function main(argv: string[]): Promise<void> {
   const target = mode === 'mock' ? undefined : resolveTarget(options, { readFile: (path) => readFileSync(path, 'utf8'), defaultServer, parseWorkspace });
   if (target && !target.ok) exitWith(target.error);
   for (const warning of target?.value.warnings ?? []) process.stderr.write(`mcp-loupe: warning: ${warning}\n`);
+  // `--rules FILE` (issue 13): read and checked before anything starts; a bad file is a usage error.
+  const rules = options.relay.rules !== undefined ? await readRulesOrExit(options.relay.rules) : undefined;
+  options.relay.loaded = rules;
+  if (options.relay.tap) {
+    // The tap never loads the page's server, ws's server side, or the SDK Client (tap.ts).
+    const { runTap } = await import('./tap.ts');
+    process.exitCode = await runTap(options, target!.value);
+    return;
+  }
   if (mode !== undefined) {
     // The modes without a browser never load the HTTP server, the static files or ws (cli-run.ts).
     const { runHeadless } = await import('./cli-run.ts');
@@ -46,6 +57,19 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   await runUi(options, target!.value);
+}
+
+async function readRulesOrExit(file: string): Promise<{ rules: Rule[]; source: string }> {
+  const { readRulesFile } = await import('../lib/rules-file.ts');
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    exitWith(`cannot read the rules file ${file}: ${(error as Error).message}`);
+  }
+  const read = readRulesFile(text);
+  if (!read.ok) exitWith(`the rules file ${file} is not valid: ${read.error}`);
+  return { rules: read.rules, source: file };
 }
 
 async function runUi(options: CliOptions, target: ResolvedTarget): Promise<void> {
@@ -59,11 +83,16 @@ async function runUi(options: CliOptions, target: ResolvedTarget): Promise<void>
     state.stopping = true;
     process.stderr.write(`mcp-loupe: ${signal}: stopping servers…\n`);
     setTimeout(() => process.exit(0), 5_000).unref();
+    forgetState?.();
     if (state.running) void state.running.close().finally(() => process.exit(0));
   };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => stop(signal));
 
+  let forgetState: (() => void) | undefined;
   const exposed = !isLoopbackAddress(options.host);
+  const gateway = options.relay.gateway
+    ? { port: options.relay.gatewayPort, idleMs: options.relay.gatewayIdleMs, maxSessions: options.relay.gatewayMaxSessions, label: options.relay.label }
+    : undefined;
   const what = describeWhat(target);
   state.running = await launch({
     config: target.config,
@@ -76,7 +105,12 @@ async function runUi(options: CliOptions, target: ResolvedTarget): Promise<void>
     traceLimit: options.traceLimit,
     connectTimeoutMs: options.connectTimeoutMs,
     extraHosts: exposed ? [options.host] : undefined,
+    rules: options.relay.loaded,
+    gateway,
+    onGateway: (endpoint) => process.stdout.write(`Gateway for MCP clients: ${endpoint}\n`),
     onListening: ({ url }) => {
+      // Where `mcp-loupe --tap` finds this Loupe (issue 13): a 0600 file in the user's runtime directory.
+      if (!exposed) forgetState = writeRuntimeState({ url, pid: process.pid, version: VERSION });
       if (exposed) process.stderr.write(`mcp-loupe: WARNING: listening on ${options.host}: anyone who can reach it and has the token can run commands on this machine.\n`);
       process.stdout.write(`MCP Loupe ${VERSION} is inspecting ${what}\nOpen ${url}\n`);
       if (options.open) openBrowser(url);

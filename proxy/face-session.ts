@@ -7,7 +7,7 @@
 import { DEFAULT_CHOICE } from '../lib/client-capabilities.ts';
 import type { ServerConfig } from '../lib/server-config-types.ts';
 import type { ClientCapabilityChoice, LoupeError } from '../lib/wire.ts';
-import { Engine, type ServerRequestPolicy } from './engine.ts';
+import { Engine, type EngineOptions, type ServerRequestPolicy } from './engine.ts';
 import type { Session, ClientSideOptions } from './session.ts';
 import type { OAuthOptions } from './oauth-provider.ts';
 import type { TraceRecorder, TraceLimits } from './trace-recorder.ts';
@@ -33,6 +33,8 @@ export interface FaceSessionOptions {
   /** Signing in with OAuth without a person (issue 11): the command line's options. */
   oauth?: OAuthOptions;
   rememberCredentials?: boolean;
+  /** `--rules FILE` (issue 13): interception rules for the session. */
+  rules?: EngineOptions['rules'];
 }
 
 export type FaceSession = { ok: true; session: Session; engine: Engine; close(): Promise<void> } | { ok: false; error: LoupeError; session: Session; engine: Engine; close(): Promise<void> };
@@ -50,6 +52,7 @@ export async function openFaceSession(config: ServerConfig, options: FaceSession
     headless: true,
     oauth: options.oauth,
     rememberCredentials: options.rememberCredentials,
+    rules: options.rules,
   });
   const session = engine.createSession(config, { secretEnv: options.secretEnv, secretHeaders: options.secretHeaders });
   options.onTrace?.(session.trace);

@@ -10,6 +10,8 @@ import type { Hub } from './hub.ts';
 import type { OAuthOptions } from './oauth-provider.ts';
 import { newToken } from './security.ts';
 import { createLoupeServer } from './server.ts';
+import type { Rule } from '../lib/rules-types.ts';
+import type { GatewayOptions, RunningGateway } from './gateway.ts';
 
 export { VERSION } from './version.ts';
 import { VERSION } from './version.ts';
@@ -46,6 +48,15 @@ export interface LaunchOptions {
   /** The command line's OAuth options (issue 11), for every session it starts. */
   oauth?: OAuthOptions;
   rememberCredentials?: boolean;
+  /** `--rules FILE` (issue 13): the interception rules in force from the start. */
+  rules?: { rules: Rule[]; source: string };
+  /**
+   * `--gateway` (issue 13): the target is not connected by Loupe; it is served as Streamable HTTP
+   * on its own port, one upstream connection per client session (gateway.ts). `config` is the target.
+   */
+  gateway?: Omit<GatewayOptions, 'config'>;
+  /** Called once the gateway listens, with its endpoint (`http://127.0.0.1:PORT/mcp`). */
+  onGateway?: (endpoint: string) => void;
   /**
    * Called as soon as the port is listening, before the MCP machinery has loaded: the CLI prints
    * the URL here, so the page can start loading while the SDK is still being imported.
@@ -59,6 +70,8 @@ export interface RunningLoupe {
   port: number;
   token: string;
   hub: Hub;
+  /** The gateway's endpoint, when launched with `gateway`. */
+  gatewayUrl?: string;
   close(): Promise<void>;
 }
 
@@ -109,6 +122,7 @@ export async function launch(options: LaunchOptions = {}): Promise<RunningLoupe>
           record: options.record ? { path: options.record, perSession: (options.workspace?.workspace.servers.length ?? 1) > 1 } : undefined,
           oauth: options.oauth,
           rememberCredentials: options.rememberCredentials,
+          rules: options.rules,
         }),
   );
   hubPromise.catch(() => undefined);
@@ -118,11 +132,17 @@ export async function launch(options: LaunchOptions = {}): Promise<RunningLoupe>
   const origin = `http://${hostForUrl}:${port}`;
   options.onListening?.({ url: `${origin}/?token=${token}`, origin, port, token });
   const hub = await hubPromise;
+  let gateway: RunningGateway | undefined;
   hub.engine.redirectUrl = `${origin}/oauth/callback`;
   if (options.workspace) {
     const { workspace, text, start } = options.workspace;
     const file = { path: path.resolve(options.cwd ?? process.cwd(), options.workspace.path), text };
     hub.openWorkspace(workspace, file, start);
+  } else if (options.config && options.gateway) {
+    // The gateway's sessions appear as clients connect; Loupe opens none of its own.
+    const { startGateway } = await import('./gateway.ts');
+    gateway = await startGateway(hub.engine, { ...options.gateway, config: options.config });
+    options.onGateway?.(gateway.url);
   } else if (options.config) {
     const session = hub.createSession(options.config);
     hub.primary = session.id;
@@ -131,9 +151,10 @@ export async function launch(options: LaunchOptions = {}): Promise<RunningLoupe>
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
+      await gateway?.close();
       await hub.shutdown();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     })());
-  return { url: `${origin}/?token=${token}`, origin, port, token, hub, close };
+  return { url: `${origin}/?token=${token}`, origin, port, token, hub, gatewayUrl: gateway?.url, close };
 }
