@@ -20,6 +20,7 @@ import { hashText } from './workspace-file.ts';
 import { WorkspaceModel, type EntryInit } from './workspace-model.ts';
 import type { HeldFrame, HoldEnd, Rule } from '../lib/rules-types.ts';
 import { HoldBroker } from './hold-broker.ts';
+import { observeRelay } from './relay-observer.ts';
 import type { PipelineContext, RuleSet } from './pipeline-context.ts';
 
 export type EngineEvent =
@@ -178,8 +179,21 @@ export class Engine {
   openRelay(init: RelayInit): Session {
     const session = this.createSession(init.config, { name: init.label ?? init.config.name, relay: true });
     session.adoptRelay({ kind: init.kind, label: init.label, pid: init.pid }, init.transport, init.stop);
+    const unobserve = observeRelay(session, session.trace, (label) => this.renameRelay(session, label));
+    const unsubscribe = this.unsubscribe.get(session.id);
+    this.unsubscribe.set(session.id, () => (unobserve(), unsubscribe?.()));
     this.emit({ type: 'workspace' });
     return session;
+  }
+
+  /** A watched session is named by its host once the host says who it is (`claude-ai 0.1.0`). */
+  private renameRelay(session: Session, label: string): void {
+    const entry = this.model.entry(session.id);
+    if (!entry) return;
+    this.model.update(session.id, { config: { ...entry.config, name: label } });
+    session.setView(this.model.view(session.id)!);
+    session.announce();
+    this.emit({ type: 'workspace' });
   }
 
   /** A session for a server (not connected yet, not announced: the caller connects or announces it). */
@@ -189,6 +203,7 @@ export class Engine {
     this.unsubscribe.set(id, trace.subscribe((event) => this.emit({ type: 'trace', event })));
     const oauth: OAuthContext = { redirectUrl: () => this.redirectUrl, callbacks: this.callbacks, headless: this.options.headless === true, defaults: this.options.oauth, remember: this.options.rememberCredentials };
     const session = new Session(id, config, trace, (info) => this.onSessionChange(info), this.broker, this.options.connectTimeoutMs, oauth);
+    session.pipeline = this.pipelineContext(session);
     this.sessions.set(id, session);
     // Every frame checked against its version's schema, off the hot path (issue 14).
     this.specValidators.set(id, attachSpecValidator(trace, () => session.era, () => session.protocolVersion));

@@ -25,6 +25,7 @@ import { CLIENT_INFO } from './session-client.ts';
 import type { HttpTap } from './http-tap.ts';
 import { StdioTapTransport, TransportStartError } from './stdio-transport.ts';
 import type { TraceRecorder } from './trace-recorder.ts';
+import type { PipelineContext } from './pipeline-context.ts';
 
 type Opened = { ok: true } | { ok: false; error: LoupeError };
 
@@ -57,6 +58,8 @@ export interface EraHost {
   renew(error: LoupeError): void;
   /** The connection is lost: fail what waits and the session. */
   drop(error: LoupeError): void;
+  /** The session's frame pipeline context (issue 13: interception rules), where the engine gave one. */
+  pipeline(): PipelineContext | undefined;
 }
 
 export class SessionEras {

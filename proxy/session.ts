@@ -20,6 +20,7 @@ import { TraceRecorder, now } from './trace-recorder.ts';
 import { describeTarget, exitError } from './session-errors.ts';
 import { SessionOAuth, type OAuthContext } from './session-oauth.ts';
 import type { OAuthSettings } from '../lib/wire-oauth.ts';
+import type { PipelineContext } from './pipeline-context.ts';
 
 export { DEFAULT_CONNECT_TIMEOUT_MS, type ClientSideOptions, type RequestOptions, type RequestOutcome, type SessionView } from './session-types.ts';
 import { DEFAULT_CONNECT_TIMEOUT_MS, type ClientSideOptions, type RequestOptions, type RequestOutcome, type SessionView } from './session-types.ts';
@@ -62,6 +63,9 @@ export class Session {
   private stopped = false;
   /** The next HTTP connect replaces a session the server ended (a second 404 then fails it). */
   private renewing = false;
+
+  /** Interception (issue 13): what the session's frame pipeline reads; the engine sets it. */
+  pipeline?: PipelineContext;
 
   /** OAuth for a remote server (issue 11); absent where the engine gives no context (tests). */
   readonly oauth?: SessionOAuth;
@@ -112,6 +116,7 @@ export class Session {
         this.renewing = true;
         void this.connect();
       },
+      pipeline: () => this.pipeline,
       drop: (error) => {
         this.failPending(error);
         this.fail(error);

@@ -71,8 +71,24 @@ export class TraceRecorder {
    */
   secretValues: readonly string[] = [];
 
-  record(input: TraceEventInput): TraceEvent {
-    const event = { ...input, session: this.session, seq: ++this.seq, ts: now() } as TraceEvent;
+  /** Frames that are what went on after an intervention (issue 13), by their exact text: the seq of the intervention. */
+  private readonly interventions = new Map<string, number>();
+
+  /** The next outgoing frame with exactly this text is the result of intervention `seq`: its frame says so. */
+  expectIntervention(raw: string, seq: number): void {
+    this.interventions.set(raw, seq);
+  }
+
+  /** `at`: when it happened, where that is not now (a tap's events, recorded in its own process first). */
+  record(input: TraceEventInput, at?: number): TraceEvent {
+    const event = { ...input, session: this.session, seq: ++this.seq, ts: at ?? now() } as TraceEvent;
+    if (this.interventions.size > 0 && event.kind === 'frame' && event.dir === 'out') {
+      const seq = this.interventions.get(event.raw);
+      if (seq !== undefined) {
+        this.interventions.delete(event.raw);
+        event.intervention = seq;
+      }
+    }
     if (event.kind === 'http' && this.secretValues.length > 0) event.requestHeaders = this.masked(event.requestHeaders);
     if (this.origins.size > 0 && event.kind === 'frame' && event.dir === 'out') {
       const origin = this.origins.get(event.raw);
