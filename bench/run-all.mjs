@@ -81,6 +81,16 @@ const BENCHES = [
     meets: (r) => r.floor !== undefined && r.floor.loupeToFloor <= r.floor.target,
   },
   {
+    name: 'rules',
+    row: (r) => [
+      `echo with 10 interception rules that match nothing (issue 13), median of ${r.idle.n}`,
+      `${r.idle.median.toFixed(3)} ms`,
+      `${r.none.median.toFixed(3)} ms (no rules; 10 disabled: ${r.disabledRatio.toFixed(3)}×)`,
+      `${r.idleRatio.toFixed(3)}×`,
+      `≤ ${r.target.ratioAtMost}×`,
+    ],
+  },
+  {
     name: 'protocol',
     row: (r) => [
       `2026-07-28 tools/call echo (--protocol 2026-07-28, v2 fixture), median of ${r.loupe.n}`,
