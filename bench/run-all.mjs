@@ -81,6 +81,17 @@ const BENCHES = [
     meets: (r) => r.floor !== undefined && r.floor.loupeToFloor <= r.floor.target,
   },
   {
+    name: 'tap',
+    row: (r) => [
+      `tools/call echo through --tap, median of ${r.tap.n} (+${r.addedMsMedian.toFixed(3)} ms a call)`,
+      `${r.tap.median.toFixed(3)} ms`,
+      `${r.direct.median.toFixed(3)} ms (direct SDK Client)`,
+      `${r.ratio.toFixed(2)}×`,
+      `≤ +${r.target.addedMsMedianAtMost} ms`,
+    ],
+    meets: (r) => r.meetsTarget,
+  },
+  {
     name: 'rules',
     row: (r) => [
       `echo with 10 interception rules that match nothing (issue 13), median of ${r.idle.n}`,

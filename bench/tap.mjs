@@ -1,0 +1,111 @@
+#!/usr/bin/env node
+/**
+ * What `mcp-loupe --tap` adds to a host's round trip (issue 13): `tools/call echo`, sequential,
+ *   tap:    an SDK `Client` + `StdioClientTransport` in this process → `mcp-loupe --tap --no-attach --`
+ *           server-everything (the host's stdio copied byte for byte, each line recorded on the side);
+ *   direct: the same SDK Client and transport → a separate server-everything.
+ * WARMUP calls each first, then BLOCKS blocks of CALLS_PER_BLOCK calls, the two interleaved block by
+ * block (the order swapped every block) so that a noisy shared machine hits both alike.
+ * Target: the tap adds at most 0.05 ms a call at the median (an extra process hop of pipe copies).
+ * For context (no target), a third side in the same interleave: the floor of any stdio relay in
+ * Node, a bare `process.stdin.pipe(child.stdin)` / `child.stdout.pipe(process.stdout)` process with
+ * no recording, process group or signal handling (FLOOR below).
+ *
+ * Usage: node bench/tap.mjs [--blocks N] [--calls N] [--no-floor]
+ */
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { busyWarning, checkEcho, CLI, isMain, LOUPE_NODE_ARGS, machine, ms, printTable, requireBuilt, ROOT, serverEverything, summarize, timed, writeResults } from './lib/common.mjs';
+
+const TARGET_ADDED_MS = 0.05;
+const WARMUP = 50;
+const arg = (name, fallback) => Number(process.argv[process.argv.indexOf(name) + 1]) || fallback;
+const BLOCKS = arg('--blocks', 6);
+const CALLS_PER_BLOCK = arg('--calls', 100);
+const withFloor = !process.argv.includes('--no-floor');
+/** The bare relay: the cost of the extra process hop alone. */
+const FLOOR = "const c = require('child_process').spawn(process.argv[1], process.argv.slice(2), { stdio: ['pipe', 'pipe', 'inherit'] }); process.stdin.pipe(c.stdin); c.stdout.pipe(process.stdout); c.on('exit', (code) => process.exit(code ?? 1));";
+
+/** An SDK Client on `command args`, calling echo; `close` stops it and its process. */
+async function open(name, command, args) {
+  const transport = new StdioClientTransport({ command, args, stderr: 'pipe' });
+  const client = new Client({ name, version: '0.0.0' }, { capabilities: {} });
+  await client.connect(transport);
+  transport.stderr?.resume();
+  let n = 0;
+  const call = async () => {
+    const message = `hello ${n++}`;
+    checkEcho(await client.callTool({ name: 'echo', arguments: { message } }), message);
+  };
+  return { call, close: () => client.close() };
+}
+
+async function main() {
+  requireBuilt();
+  const { command, args } = serverEverything();
+  const [tap, direct, floor] = await Promise.all([
+    open('bench-tap', process.execPath, [...LOUPE_NODE_ARGS, CLI, '--tap', '--no-attach', '--', command, ...args]),
+    open('bench-direct', command, args),
+    withFloor ? open('bench-floor', process.execPath, ['-e', FLOOR, command, ...args]) : undefined,
+  ]);
+  const tapMs = [];
+  const directMs = [];
+  const floorMs = [];
+  try {
+    await timed(tap.call, WARMUP);
+    await timed(direct.call, WARMUP);
+    if (floor) await timed(floor.call, WARMUP);
+    const sides = [[tap, tapMs], [direct, directMs], ...(floor ? [[floor, floorMs]] : [])];
+    for (let block = 0; block < BLOCKS; block++) {
+      for (const [side, into] of block % 2 === 0 ? sides : [...sides].reverse()) await timed(side.call, CALLS_PER_BLOCK, into);
+    }
+  } finally {
+    await Promise.allSettled([tap.close(), direct.close(), floor?.close()]);
+  }
+
+  const t = summarize(tapMs);
+  const d = summarize(directMs);
+  const f = floorMs.length > 0 ? summarize(floorMs) : undefined;
+  const added = t.median - d.median;
+  const ratio = t.median / d.median;
+  const meets = added <= TARGET_ADDED_MS;
+  const row = (label, s) => [label, ms(s.median, 3), ms(s.p90, 3), ms(s.p99, 3), ms(s.mean, 3), String(s.n)];
+  printTable(`tools/call echo round trips (${WARMUP} warm-up each, then ${BLOCKS} interleaved blocks of ${CALLS_PER_BLOCK})`, [
+    ['', 'median', 'p90', 'p99', 'mean', 'calls'],
+    row('Tap: SDK Client → mcp-loupe --tap → stdio server', t),
+    row('Direct: SDK Client → stdio server', d),
+    ...(f ? [row('For context: SDK Client → bare Node pipe relay → stdio server (the floor)', f)] : []),
+  ]);
+  console.log(`\nadded per call by the tap: ${ms(added, 3)} (median), ${ms(t.mean - d.mean, 3)} (mean)   ratio of medians: ${ratio.toFixed(2)}×`);
+  if (f) console.log(`the floor adds ${ms(f.median - d.median, 3)} a call (median): the cost of the extra process hop alone on this machine; the tap adds ${ms(t.median - f.median, 3)} on top of it`);
+  console.log(`target: ≤ +${TARGET_ADDED_MS} ms a call at the median (a pipe copy each way, nothing parsed on the relay)`);
+  console.log(`meets target: ${meets ? 'yes' : 'no'}`);
+  if (busyWarning()) console.log(busyWarning());
+
+  const file = writeResults('tap', {
+    machine: machine(),
+    busy: busyWarning() || undefined,
+    warmup: WARMUP,
+    blocks: BLOCKS,
+    callsPerBlock: CALLS_PER_BLOCK,
+    tap: t,
+    direct: d,
+    floor: f && { ...f, addedMsMedian: f.median - d.median, tapOverFloorMsMedian: t.median - f.median },
+    ratio,
+    addedMsMedian: added,
+    addedMsMean: t.mean - d.mean,
+    target: { addedMsMedianAtMost: TARGET_ADDED_MS },
+    meetsTarget: meets,
+  });
+  console.log(`figures written to ${path.relative(ROOT, file)}`);
+  return { name: 'tap', loupe: t.median, baseline: d.median, ratio, target: `≤ +${TARGET_ADDED_MS} ms (median)`, meets, unit: 'ms' };
+}
+
+export default main;
+if (isMain(import.meta.url)) {
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
