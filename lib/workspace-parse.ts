@@ -11,6 +11,8 @@
 import { parseJsonc } from './jsonc.ts';
 import { ENTRY_KEYS, findSections, isObject, parseEntry, type Flavour } from './server-config.ts';
 import { isReference, placeholdersOf, referencesOf } from './workspace-references.ts';
+import { readRules } from './rules-file.ts';
+import type { Rule } from './rules-types.ts';
 import {
   EXTRAS_KEY, FileExtrasSchema, FileServerExtrasSchema,
   type FileServerExtras, type InputDecl, type Result, type ServerExtras, type Workspace, type WorkspaceServer,
@@ -44,6 +46,7 @@ export function workspaceFromData(data: unknown): Result<Workspace> {
   const notes: string[] = [];
   const inputs = readInputs(top.inputs, notes);
   const extras = readExtras(top[EXTRAS_KEY], notes);
+  const rules = readFileRules(top[EXTRAS_KEY], notes);
   const servers: WorkspaceServer[] = [];
   for (const [flavour, entries] of sections.value) {
     for (const [name, entry] of Object.entries(entries)) {
@@ -60,7 +63,7 @@ export function workspaceFromData(data: unknown): Result<Workspace> {
   if (fromSettings) notes.push('Servers read from "mcp.servers" of a VS Code settings.json; saving writes a separate mcp.json-style file.');
   const other = fromSettings ? undefined : otherTopKeys(top);
   const flavour = sections.value[0][0];
-  return { ok: true, value: { flavour, servers, inputs, notes, ...(other ? { other } : {}) } };
+  return { ok: true, value: { flavour, servers, inputs, notes, ...(other ? { other } : {}), ...(rules ? { rules } : {}) } };
 }
 
 function otherTopKeys(top: Json): Json | undefined {
@@ -140,6 +143,15 @@ function readInputs(value: unknown, notes: string[]): InputDecl[] {
     });
   }
   return inputs;
+}
+
+/** The interception rules under `x-mcp-loupe.rules` (issue 13); a bad list is a note, and no rule is loaded. */
+function readFileRules(value: unknown, notes: string[]): Rule[] | undefined {
+  if (!isObject(value) || value.rules === undefined) return undefined;
+  const read = readRules(value.rules);
+  if (read.ok) return read.rules;
+  notes.push(`"${EXTRAS_KEY}.rules" is not valid (${read.error}); no interception rule of the file is loaded.`);
+  return undefined;
 }
 
 /** Loupe's own key; anything wrong in it is a note, never an error (the servers still open). */

@@ -34,7 +34,7 @@ export function serializeWorkspace(ws: Workspace): string {
   const used = usedInputs(inputs, servers);
   if (used.length > 0) file.inputs = used.map(inputEntry);
   for (const [key, value] of Object.entries(ws.other ?? {})) if (!Object.hasOwn(file, key) && key !== EXTRAS_KEY) put(file, key, value);
-  const extras = extrasBlock(servers, ws.flavour);
+  const extras = extrasBlock(servers, ws.flavour, ws.rules);
   if (extras) file[EXTRAS_KEY] = extras;
   return `${JSON.stringify(file, null, 2)}\n`;
 }
@@ -80,7 +80,8 @@ function usedInputs(inputs: InputDecl[], servers: WorkspaceServer[]): InputDecl[
   return inputs.filter((input) => !input.id.startsWith('loupe-') || used.has(input.id));
 }
 
-function extrasBlock(servers: WorkspaceServer[], flavour: Flavour): Json | undefined {
+/** Per-server blocks under `servers`, the interception rules (issue 13) under `rules`. */
+function extrasBlock(servers: WorkspaceServer[], flavour: Flavour, rules: Workspace['rules']): Json | undefined {
   const blocks: Array<[string, FileServerExtras]> = [];
   for (const server of servers) {
     const block: FileServerExtras = {};
@@ -91,5 +92,7 @@ function extrasBlock(servers: WorkspaceServer[], flavour: Flavour): Json | undef
     if (server.config.protocol && server.config.protocol !== '2025-11-25') block.protocol = server.config.protocol;
     if (Object.keys(block).length > 0) blocks.push([server.name, block]);
   }
-  return blocks.length > 0 ? { version: EXTRAS_VERSION, servers: Object.fromEntries(blocks) } : undefined;
+  const hasRules = rules !== undefined && rules.length > 0;
+  if (blocks.length === 0 && !hasRules) return undefined;
+  return { version: EXTRAS_VERSION, ...(blocks.length > 0 ? { servers: Object.fromEntries(blocks) } : {}), ...(hasRules ? { rules } : {}) };
 }

@@ -14,6 +14,8 @@ import { createHttpTap, type HttpFailure, type HttpTap, type TapHooks, type Vers
 import { pluralEvents } from './http-sse-watch.ts';
 import type { SessionOAuth } from './session-oauth.ts';
 import type { TraceRecorder } from './trace-recorder.ts';
+import type { PipelineContext } from './pipeline-context.ts';
+import { httpRuleOptions, withRules } from './frame-pipeline.ts';
 
 type Initialize = (transport: Transport) => Promise<{ ok: true } | { ok: false; error: LoupeError }>;
 
@@ -96,7 +98,7 @@ function tapHooks(session: RemoteSession | undefined): TapHooks {
 /** Sign-ins per connect: the first authorization, and one more for a step-up while initializing. */
 const MAX_SIGN_INS = 2;
 
-async function attempt(kind: 'http' | 'sse', config: HttpConfig, trace: TraceRecorder, initialize: Initialize, session?: RemoteSession, oauth?: SessionOAuth, signIns = 0): Promise<HttpAttempt> {
+async function attempt(kind: 'http' | 'sse', config: HttpConfig, trace: TraceRecorder, initialize: Initialize, session?: RemoteSession, oauth?: SessionOAuth, signIns = 0, pipeline?: PipelineContext): Promise<HttpAttempt> {
   const tap = createHttpTap(trace, kind, tapHooks(session), config.url);
   const url = new URL(config.url);
   const requestInit = { headers: config.headers };
@@ -110,7 +112,8 @@ async function attempt(kind: 'http' | 'sse', config: HttpConfig, trace: TraceRec
       ? new StreamableHTTPClientTransport(url, { fetch, requestInit, authProvider })
       : new SSEClientTransport(url, { fetch, requestInit, eventSourceInit: { fetch }, authProvider });
   const version = captureProtocolVersion(transport);
-  const outcome = await initialize(transport);
+  // Interception rules (issue 13) sit between the tapped transport and the SDK Client.
+  const outcome = await initialize(withRules(transport, pipeline, httpRuleOptions(tap, transport, trace)));
   if (outcome.ok) return { ok: true, transport: kind, protocolVersion: version(), tap };
   // The SDK stopped at the authorization page (UnauthorizedError): get the code, trade it, go again.
   const pending = authProvider?.pendingAuthorization();
@@ -118,7 +121,7 @@ async function attempt(kind: 'http' | 'sse', config: HttpConfig, trace: TraceRec
     const got = await oauth.obtainCode(pending, tap.fetch);
     const traded = got.ok ? await transport.finishAuth(got.code).then(() => undefined, (error: unknown) => (error instanceof Error ? error.message : String(error))) : got.error;
     await transport.close().catch(() => undefined);
-    if (traded === undefined) return attempt(kind, config, trace, initialize, session, oauth, signIns + 1);
+    if (traded === undefined) return attempt(kind, config, trace, initialize, session, oauth, signIns + 1, pipeline);
     oauth.connectFailed(traded);
     return { ok: false, error: { code: 'OAUTH_FAILED', message: `Signing in at ${pending.host} failed: ${traded}`, hint: 'The OAuth tab runs the sign-in one step at a time and shows each request and answer.' } };
   }
@@ -146,12 +149,12 @@ function sseSaysMore(result: FailedAttempt): boolean {
   return code === 'ORIGIN_REFUSED' || code === 'VERSION_MISMATCH' || code === 'NO_ANSWER';
 }
 
-export async function openHttpTransport(config: HttpConfig, trace: TraceRecorder, initialize: Initialize, session?: RemoteSession, oauth?: SessionOAuth): Promise<HttpAttempt> {
-  if (config.transport === 'sse') return attempt('sse', config, trace, initialize, session, oauth);
-  const first = await attempt('http', config, trace, initialize, session, oauth);
+export async function openHttpTransport(config: HttpConfig, trace: TraceRecorder, initialize: Initialize, session?: RemoteSession, oauth?: SessionOAuth, pipeline?: PipelineContext): Promise<HttpAttempt> {
+  if (config.transport === 'sse') return attempt('sse', config, trace, initialize, session, oauth, 0, pipeline);
+  const first = await attempt('http', config, trace, initialize, session, oauth, 0, pipeline);
   if (config.transport === 'http' || !shouldFallBack(first)) return first;
   trace.record({ kind: 'transport', level: 'warn', message: `Streamable HTTP POST answered ${first.ok ? '' : first.failure?.status}; trying legacy SSE` });
-  const second = await attempt('sse', config, trace, initialize, session, oauth);
+  const second = await attempt('sse', config, trace, initialize, session, oauth, 0, pipeline);
   // When SSE fails too, the first failure usually says more (it is what the user asked for).
   return second.ok || sseSaysMore(second) ? second : first;
 }

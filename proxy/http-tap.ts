@@ -69,6 +69,11 @@ export interface HttpTap {
    * composer's `HTTP headers`, issue 12: what does the server do with a wrong `Mcp-Method`?).
    */
   headersForBody(body: string, headers: Record<string, string>): void;
+  /**
+   * Posts `replacement` instead of the one body that is exactly `body` (issue 13: a rule's
+   * corrupted or truncated frame, a person's edit, sent as written though the SDK sends JSON).
+   */
+  bodyForBody(body: string, replacement: string): void;
 }
 
 export type { StreamDrop };
@@ -262,6 +267,8 @@ export function createHttpTap(trace: TraceRecorder, kind: 'http' | 'sse' = 'http
 
   const extraHeaders = new Map<string, Record<string, string>>();
 
+  const replacedBodies = new Map<string, string>();
+
   const tapFetch: FetchLike = async (input, givenInit) => {
     let init = givenInit;
     const extra = extraHeaders.size > 0 && typeof init?.body === 'string' ? extraHeaders.get(init.body) : undefined;
@@ -270,6 +277,11 @@ export function createHttpTap(trace: TraceRecorder, kind: 'http' | 'sse' = 'http
       const headers = new Headers(init.headers);
       for (const [name, value] of Object.entries(extra)) headers.set(name, value);
       init = { ...init, headers };
+    }
+    const replaced = replacedBodies.size > 0 && typeof init?.body === 'string' ? replacedBodies.get(init.body) : undefined;
+    if (replaced !== undefined && init) {
+      replacedBodies.delete(init.body as string);
+      init = { ...init, body: replaced };
     }
     const url = String(input);
     const method = init?.method ?? 'GET';
@@ -349,5 +361,6 @@ export function createHttpTap(trace: TraceRecorder, kind: 'http' | 'sse' = 'http
     versions: () => ({ ...versions }),
     sseEndpoint: () => endpoint,
     headersForBody: (body, headers) => void extraHeaders.set(body, headers),
+    bodyForBody: (body, replacement) => void replacedBodies.set(body, replacement),
   };
 }

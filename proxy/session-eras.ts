@@ -26,6 +26,7 @@ import type { HttpTap } from './http-tap.ts';
 import { StdioTapTransport, TransportStartError } from './stdio-transport.ts';
 import type { TraceRecorder } from './trace-recorder.ts';
 import type { PipelineContext } from './pipeline-context.ts';
+import { httpRuleOptions, stdioRuleOptions, withoutRules, withRules } from './frame-pipeline.ts';
 
 type Opened = { ok: true } | { ok: false; error: LoupeError };
 
@@ -78,7 +79,7 @@ export class SessionEras {
         this.host.setStdio(transport);
       }
     }
-    const outcome = await this.initialize(transport, generation);
+    const outcome = await this.initialize(withRules(transport, this.host.pipeline(), stdioRuleOptions(transport)), generation);
     if (outcome.ok) {
       Object.assign(this.host.info(), { transport: 'stdio', protocolVersion: transport.protocolVersion });
       return outcome;
@@ -100,7 +101,7 @@ export class SessionEras {
     // which a stdio-only session (the common case) need not hold in memory.
     const { openHttpTransport, describeHttpFailure } = await import('./http-connect.ts');
     const remote = this.remoteSession(generation);
-    const attempt = await openHttpTransport(config, this.host.trace, (transport) => this.initialize(transport, generation), remote, this.host.oauth);
+    const attempt = await openHttpTransport(config, this.host.trace, (transport) => this.initialize(transport, generation), remote, this.host.oauth, this.host.pipeline());
     if (attempt.ok) {
       Object.assign(this.host.info(), { transport: attempt.transport, protocolVersion: attempt.protocolVersion });
       if (this.legacy) this.host.take({ ...this.legacy, tap: attempt.tap });
@@ -156,7 +157,8 @@ export class SessionEras {
     }
     const router = new RawRouter(transport, host.trace);
     router.install();
-    this.legacy = { client, transport, router };
+    // The session keeps the transport under the rules: its exit and its sign-in are that one's.
+    this.legacy = { client, transport: withoutRules(transport), router };
     host.take(this.legacy);
     const info = host.info();
     Object.assign(info, initializedInfo(client), { era: 'legacy' as const });
@@ -208,9 +210,12 @@ export class SessionEras {
   }
 
   /** The v2 Client takes the discover result as it is; the page's requests go through the 2026 router. */
-  private async adopt(transport: Transport, verdict: Verdict, generation: number, kind: 'stdio' | 'http', tap?: HttpTap): Promise<Opened> {
+  private async adopt(plain: Transport, verdict: Verdict, generation: number, kind: 'stdio' | 'http', tap?: HttpTap): Promise<Opened> {
     const modern = await import('./session-modern.ts');
     const host = this.host;
+    // The rules apply from here on: the probe (server/discover) went before them.
+    const options = plain instanceof StdioTapTransport ? stdioRuleOptions(plain) : tap ? httpRuleOptions(tap, plain, host.trace) : undefined;
+    const transport = withRules(plain, host.pipeline(), options);
     host.opening.add(transport);
     const opened = await modern.adoptModern(transport, verdict, CLIENT_INFO, modernCapabilities(host.choice()), (client) => host.onClosed(client));
     host.opening.delete(transport);
@@ -225,7 +230,7 @@ export class SessionEras {
       ask: (method, params, via, signal) => host.broker.ask({ session: host.id, rpcId: via.call, method, params, via }, host.serverRequestTimeoutMs(), signal),
     });
     router.install();
-    host.take({ client: opened.value, transport, router, listener: new modern.Listener(() => host.announce()), tap });
+    host.take({ client: opened.value, transport: plain, router, listener: new modern.Listener(() => host.announce()), tap });
     Object.assign(host.info(), modern.discoveredInfo(verdict), { transport: kind });
     return { ok: true };
   }

@@ -16,7 +16,7 @@ import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { StdioConfig } from '../lib/server-config-types.ts';
 import type { LoupeError } from '../lib/wire.ts';
-import { classifyMessage } from '../lib/frame-classify.ts';
+import { classifyMessage, classifyRaw } from '../lib/frame-classify.ts';
 import { LineSplitter } from './line-splitter.ts';
 import { rememberText, textOf } from './frame-text.ts';
 import { stringifySafe } from '../lib/safe-json.ts';
@@ -141,6 +141,24 @@ export class StdioTapTransport implements Transport {
     // Every send that meets a full pipe waits on the same 'drain' (one set of listeners, not three per send).
     this.draining ??= this.drained(stdin).finally(() => (this.draining = undefined));
     await this.draining;
+  }
+
+  /**
+   * Writes this text as one line, exactly (issue 13: a rule's corrupted or truncated frame, a
+   * person's edit), recorded as an outgoing frame like any other.
+   */
+  async sendText(raw: string): Promise<void> {
+    const stdin = this.child?.stdin;
+    if (!stdin || this.closed || !stdin.writable) throw new Error('Not connected: the server process is not running');
+    this.trace.record({ kind: 'frame', dir: 'out', raw, size: Buffer.byteLength(raw), ...classifyRaw(raw) });
+    if (stdin.write(raw + '\n')) return;
+    this.draining ??= this.drained(stdin).finally(() => (this.draining = undefined));
+    await this.draining;
+  }
+
+  /** A `kill` rule (issue 13): SIGKILL the whole process group at once, no grace; the exit is recorded as usual. */
+  kill(): void {
+    this.signalGroup('SIGKILL');
   }
 
   /**
