@@ -67,6 +67,8 @@ function otherRow(event: Exclude<TraceEvent, FrameEvent | SpecEvent>): HistoryRo
       return { ...base, summary: summarise(event), isError: event.status === 'failed' || undefined };
     case 'intervention':
       return { ...base, dir: event.dir, method: event.method, size: event.original.length, summary: summarise(event) };
+    case 'provider':
+      return { ...base, summary: summarise(event), latencyMs: event.durationMs, size: event.responseBody.length, isError: event.error !== undefined || (event.status ?? 0) >= 400 || undefined };
   }
 }
 

@@ -90,5 +90,7 @@ export function summarise(event: Exclude<TraceEvent, FrameEvent>): string {
       return `#${event.of} breaks the ${event.version} schema (${event.schema}): ${event.issues.join('; ')}`;
     case 'intervention':
       return `${event.by === 'person' ? 'You' : event.rule ? `Rule “${event.rule.name}”` : 'Loupe'}: ${event.message}`;
+    case 'provider':
+      return `${event.provider === 'anthropic' ? 'Anthropic' : 'OpenAI-compatible'} ${event.exchange === 'models' ? 'model list' : `call to ${event.model ?? 'a model'}`} → ${event.error ?? event.status ?? 'no response'}`;
   }
 }

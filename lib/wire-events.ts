@@ -137,6 +137,30 @@ export const InterventionEventSchema = z.object({
 });
 export type InterventionEvent = z.infer<typeof InterventionEventSchema>;
 
+/**
+ * One HTTP exchange of the Playground with a model provider (issue 15), made by the proxy: a chat
+ * call or a model list. The key is never here: its header reads `•••• (N chars, secret)` and it is
+ * scrubbed from every other field. `responseBody` is the body as text (a stream's raw SSE text),
+ * the first megabyte of it, with the cut said at its end.
+ */
+export const ProviderEventSchema = z.object({
+  ...eventBase,
+  kind: z.literal('provider'),
+  exchange: z.enum(['chat', 'models']),
+  provider: z.enum(['anthropic', 'openai-compatible']),
+  url: z.string(),
+  model: z.string().optional(),
+  stream: z.boolean().optional(),
+  status: z.number().optional(),
+  durationMs: z.number(),
+  requestHeaders: z.record(z.string(), z.string()),
+  requestBody: z.string(),
+  responseBody: z.string(),
+  usage: z.object({ inputTokens: z.number(), outputTokens: z.number() }).optional(),
+  error: z.string().optional(),
+});
+export type ProviderEvent = z.infer<typeof ProviderEventSchema>;
+
 /** The schema reference page of a protocol version (what a spec event's violation links to). */
 export function schemaReferenceUrl(version: string): string {
   return `https://modelcontextprotocol.io/specification/${encodeURIComponent(version)}/schema`;
@@ -152,6 +176,7 @@ export const TraceEventSchema = z.discriminatedUnion('kind', [
   AuthEventSchema,
   SpecEventSchema,
   InterventionEventSchema,
+  ProviderEventSchema,
 ]);
 export type TraceEvent = z.infer<typeof TraceEventSchema>;
 

@@ -13,6 +13,7 @@ import { ListenMessageSchema, SetLogLevelMessageSchema, UnlistenMessageSchema } 
 import { DoctorReportMessageSchema, RunDoctorMessageSchema } from './wire-doctor.ts';
 import { HoldDoneMessageSchema, HoldMessageSchema, ReleaseAllMessageSchema, ReleaseHoldMessageSchema, RulesMessageSchema, SetRulesMessageSchema } from './wire-intercept.ts';
 import { HeldFrameSchema, RuleSchema } from './rules-types.ts';
+import { PlaygroundCallMessageSchema, PlaygroundCancelMessageSchema, PlaygroundDeltaMessageSchema, PlaygroundForgetKeyMessageSchema, PlaygroundKeySetMessageSchema, PlaygroundKeysMessageSchema, PlaygroundKeysSchema, PlaygroundModelsMessageSchema, PlaygroundModelsResultMessageSchema, PlaygroundReplyMessageSchema, PlaygroundSetKeyMessageSchema } from './wire-playground.ts';
 import { OAuthForgetMessageSchema, OAuthGuidedMessageSchema, OAuthGuidedStateMessageSchema, OAuthSettingsMessageSchema } from './wire-oauth.ts';
 
 export * from './wire-base.ts';
@@ -21,6 +22,7 @@ export * from './wire-workspace.ts';
 export * from './wire-modern.ts';
 export * from './wire-doctor.ts';
 export * from './wire-intercept.ts';
+export * from './wire-playground.ts';
 
 export const WIRE_VERSION = 1;
 
@@ -200,6 +202,11 @@ export const ClientMessageSchema = z.discriminatedUnion('type', [
   SetRulesMessageSchema,
   ReleaseHoldMessageSchema,
   ReleaseAllMessageSchema,
+  PlaygroundSetKeyMessageSchema,
+  PlaygroundForgetKeyMessageSchema,
+  PlaygroundModelsMessageSchema,
+  PlaygroundCallMessageSchema,
+  PlaygroundCancelMessageSchema,
 ]);
 export type ClientMessage = z.infer<typeof ClientMessageSchema>;
 export type RequestMessage = z.infer<typeof RequestMessageSchema>;
@@ -228,6 +235,8 @@ export const SnapshotMessageSchema = z.object({
   /** The interception rules in force and the frames held now (issue 13). */
   rules: z.array(RuleSchema).optional(),
   holds: z.array(HeldFrameSchema).optional(),
+  /** The keys the Playground can use, by name (issue 15). */
+  playgroundKeys: PlaygroundKeysSchema.optional(),
 });
 
 export const SessionMessageSchema = z.object({ type: z.literal('session'), session: SessionInfoSchema });
@@ -343,6 +352,11 @@ export const ServerMessageSchema = z.discriminatedUnion('type', [
   RulesMessageSchema,
   HoldMessageSchema,
   HoldDoneMessageSchema,
+  PlaygroundKeysMessageSchema,
+  PlaygroundKeySetMessageSchema,
+  PlaygroundModelsResultMessageSchema,
+  PlaygroundDeltaMessageSchema,
+  PlaygroundReplyMessageSchema,
 ]);
 export type ServerMessage = z.infer<typeof ServerMessageSchema>;
 export type SnapshotMessage = z.infer<typeof SnapshotMessageSchema>;

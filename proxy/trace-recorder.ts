@@ -26,6 +26,10 @@ function weigh(event: TraceEvent): number {
     case 'stderr':
     case 'noise':
       return 100 + event.text.length;
+    case 'provider':
+      return 300 + event.requestBody.length + event.responseBody.length;
+    case 'intervention':
+      return 300 + event.original.length + (event.result?.length ?? 0);
     default:
       return 300;
   }
