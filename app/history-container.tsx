@@ -16,6 +16,7 @@ import { TraceSourceBar, type ImportSummary } from '@/components/trace-source-ba
 import { Note, Panel } from '@/components/ui.tsx';
 import { formatDuration, type HistoryRow } from '../lib/trace.ts';
 import type { TraceIndex } from '../lib/trace-index.ts';
+import { interventionLinks } from './intervention-links.ts';
 import type { ActionsState } from './trace-actions.ts';
 import { ExportPanel } from './trace-export.tsx';
 import type { TraceView } from './trace-store.ts';
@@ -97,6 +98,7 @@ export function HistoryContainer(): ReactNode {
   const methods = useMemo(() => [...index.methods.entries()].sort((a, b) => a[0].localeCompare(b[0])), [index, view.version]);
   const stderr = useMemo(() => index.stderr(), [index, view.version]);
   const selected = view.selectedSeq === undefined ? undefined : index.find(view.selectedSeq);
+  const links = useMemo(() => interventionLinks(index.rows, selected), [index, selected, view.version]);
   const { canSend, reason } = sendState(view);
   const rounds = useMemo<HistoryRounds | undefined>(
     () => (view.rounds.size === 0 ? undefined : { groupOf: (row) => view.rounds.groupOf(row), open: view.openRounds, onToggle: (headSeq, open) => trace.setRoundsOpen(headSeq, open) }),
@@ -141,6 +143,7 @@ export function HistoryContainer(): ReactNode {
               onSelect={(seq) => trace.select(seq, true)}
               onReplay={(row) => void traceActions.replay(row)}
               onEdit={(row) => traceActions.edit(row)}
+              links={links}
             />
           </Panel>
           <Composer view={view} actions={actions} canSend={canSend} reason={reason} />

@@ -33,6 +33,17 @@ describe('ListStore', () => {
     expect(app.requests).toHaveLength(0);
   });
 
+  it('lists nothing on a session Loupe only watches (tap, gateway), not even on list_changed', async () => {
+    const app = new PortFixture();
+    const store = new ListStore(app.port, TOOLS);
+    app.session(testSession({ since: 1, capabilities: { tools: { listChanged: true } }, relay: { kind: 'tap', label: 'claude-ai 0.1.0' } }));
+    app.emit([listChanged]);
+    store.refresh();
+    await new Promise((r) => setTimeout(r, LIST_CHANGED_DEBOUNCE_MS + 20));
+    expect(app.requests).toHaveLength(0);
+    expect(store.getSnapshot().status).toBe('idle');
+  });
+
   it('lists again on list_changed, once more if it arrives mid-listing', async () => {
     const app = new PortFixture();
     const store = new ListStore(app.port, TOOLS);

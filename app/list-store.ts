@@ -112,7 +112,7 @@ export class ListStore<T> {
   private relist(): void {
     const session = this.port.getSnapshot().info;
     const key = connectionKey(session);
-    if (!session || key === undefined || this.state.status === 'unsupported') return;
+    if (!session || key === undefined || this.state.status === 'unsupported' || session.relay) return;
     if (this.state.status === 'loading') {
       this.again = true;
       return;
@@ -129,6 +129,11 @@ export class ListStore<T> {
     if (key === this.state.connection) {
       // A list that failed because the socket dropped is fetched again once the socket is back.
       if (this.state.status === 'error' && app.synced && app.syncCount > this.state.atSync) this.relist();
+      return;
+    }
+    // A session Loupe watches (tap, gateway) carries the host's traffic only: Loupe sends nothing of its own there.
+    if (session.relay) {
+      this.set({ ...IDLE, connection: key });
       return;
     }
     if (!session.capabilities || !(this.spec.capability in session.capabilities)) {

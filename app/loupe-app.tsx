@@ -8,12 +8,14 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { InvalidMessages, SocketBanner } from '@/components/socket-banner.tsx';
 import { Tabs, type TabSpec } from '@/components/tabs.tsx';
 import { Text } from '@/components/text.tsx';
+import { RelayNote } from '@/components/relay-note.tsx';
 import { Note } from '@/components/ui.tsx';
 import { TopBar } from '@/components/top-bar.tsx';
 import { PromptsContainer, ResourcesContainer } from './catalog-containers.tsx';
 import { ConnectionContainer } from './connection-container.tsx';
 import { DoctorContainer } from './doctor-container.tsx';
 import { HistoryContainer } from './history-container.tsx';
+import { InterceptContainer, useHeldCount } from './intercept-container.tsx';
 import { AllServersView } from './all-servers-view.tsx';
 import { ALL_SERVERS, createServices, startServices } from './loupe-services.ts';
 import { NotificationsContainer } from './notifications-container.tsx';
@@ -26,7 +28,7 @@ import { ToolsContainer } from './tools-container.tsx';
 import { LoupeContext, SessionContext, useLoupeSelector, usePromptList, useResourceList, useSelectedServer, useServices, useSessionInfo, useTheme, useToolList } from './use-loupe.ts';
 import { useMainTab } from './use-primitives.ts';
 
-type TabId = 'tools' | 'resources' | 'prompts' | 'history' | 'notifications' | 'tasks' | 'doctor' | 'saved-calls' | 'oauth';
+type TabId = 'tools' | 'resources' | 'prompts' | 'history' | 'notifications' | 'tasks' | 'doctor' | 'saved-calls' | 'intercept' | 'oauth';
 
 /** Panels mounted only while their tab is shown (the Tools tab stays mounted: its form keeps its input). */
 const PANELS: Record<Exclude<TabId, 'tools'>, () => ReactNode> = {
@@ -37,6 +39,7 @@ const PANELS: Record<Exclude<TabId, 'tools'>, () => ReactNode> = {
   tasks: TasksContainer,
   doctor: DoctorContainer,
   'saved-calls': SavedCallsContainer,
+  intercept: InterceptContainer,
   oauth: OAuthContainer,
 };
 
@@ -66,8 +69,11 @@ function Banners(): ReactNode {
 function MainTabs({ active }: { active: boolean }): ReactNode {
   // The tab lives in a store: a resource link in a tool result opens the Resources tab.
   const { nav } = useServices();
+  const info = useSessionInfo();
   // The OAuth tab is a remote server's only: another server shown meanwhile falls back to Tools.
-  const remote = useSessionInfo()?.config.kind === 'http';
+  const remote = info?.config.kind === 'http';
+  // A watched session (tap, gateway): Loupe lists nothing there, and its listing tabs say why.
+  const relay = info?.relay;
   const chosen = useMainTab() as TabId;
   const tab: TabId = chosen === 'oauth' && !remote ? 'tools' : chosen;
   const setTab = (id: TabId) => nav.show(id);
@@ -76,6 +82,7 @@ function MainTabs({ active }: { active: boolean }): ReactNode {
   const prompts = usePromptList();
   const activeTasks = useActiveTaskCount();
   const savedCalls = useSavedCallCount();
+  const held = useHeldCount();
   const tabs: TabSpec<TabId>[] = [
     { id: 'tools', label: 'Tools', count: tools.status === 'done' ? tools.items.length : undefined },
     { id: 'resources', label: 'Resources', count: resources.status === 'done' ? resources.items.length : undefined },
@@ -85,15 +92,21 @@ function MainTabs({ active }: { active: boolean }): ReactNode {
     { id: 'tasks', label: 'Tasks', count: activeTasks > 0 ? activeTasks : undefined },
     { id: 'doctor', label: 'Doctor' },
     { id: 'saved-calls', label: 'Saved calls', count: savedCalls > 0 ? savedCalls : undefined },
+    { id: 'intercept', label: 'Intercept', count: held > 0 ? held : undefined },
     ...(remote ? [{ id: 'oauth' as const, label: 'OAuth' }] : []),
   ];
-  const Panel = tab === 'tools' || !active ? undefined : PANELS[tab];
+  const listing = tab === 'tools' || tab === 'resources' || tab === 'prompts';
+  const Panel = tab === 'tools' || !active || (relay && listing) ? undefined : PANELS[tab];
   return (
     <div hidden={!active}>
       <Tabs<TabId> label="Main" tabs={tabs} selected={tab} onSelect={setTab}>
-        <div hidden={tab !== 'tools'}>
-          <ToolsContainer />
-        </div>
+        {relay ? (
+          listing && <RelayNote relay={relay} />
+        ) : (
+          <div hidden={tab !== 'tools'}>
+            <ToolsContainer />
+          </div>
+        )}
         {Panel && <Panel />}
       </Tabs>
     </div>

@@ -1,6 +1,7 @@
 /** The stores of one tab, created together so that they share one socket. */
 import { ClientSettingsStore } from './client-settings-store.ts';
 import { DoctorStore } from './doctor-store.ts';
+import { InterceptStore } from './intercept-store.ts';
 import { LoupeStore } from './loupe-store.ts';
 import { ServerRequestStore } from './server-request-store.ts';
 import { SessionRegistry } from './session-registry.ts';
@@ -37,6 +38,8 @@ export interface LoupeServices {
   oauth: OAuthStore;
   /** The server doctor's reports of every session, and the Doctor tab's choices (issue 14). */
   doctor: DoctorStore;
+  /** The interception rules and the frames held, of every session (issue 13). */
+  intercept: InterceptStore;
 }
 
 export function createServices(): LoupeServices {
@@ -52,6 +55,7 @@ export function createServices(): LoupeServices {
     args: new ArgsStore(),
     oauth: new OAuthStore(app),
     doctor: new DoctorStore(app),
+    intercept: new InterceptStore(app),
   };
 }
 

@@ -13,6 +13,7 @@ import { ServerFilter } from '@/components/server-filter.tsx';
 import { Note, Panel } from '@/components/ui.tsx';
 import { indexOfMerged } from '../lib/trace-merge.ts';
 import type { HistoryRow } from '../lib/trace.ts';
+import { interventionLinks } from './intervention-links.ts';
 import { MergedHistoryStore } from './merged-history-store.ts';
 import { serverName } from './servers-container.tsx';
 import { useLoupeSelector, useServices } from './use-loupe.ts';
@@ -38,6 +39,9 @@ export function MergedHistoryContainer(): ReactNode {
   const { selected } = view;
   const session = selected ? infos[selected.event.session] : undefined;
   const canSend = session?.status === 'connected';
+  // An intervention's links stay within its own session's trace (issue 13).
+  const sessionRows = selected ? services.sessions.peek(selected.event.session)?.trace.getSnapshot().index.rows : undefined;
+  const links = useMemo(() => interventionLinks(sessionRows ?? [], selected), [sessionRows, selected, view.version]);
   const edit = (row: HistoryRow) => {
     const id = row.event.session;
     services.sessions.get(id).traceActions.edit(row);
@@ -74,6 +78,7 @@ export function MergedHistoryContainer(): ReactNode {
           onSelect={(seq) => selected && store.selectSeq(selected.event.session, seq)}
           onReplay={(row) => void services.sessions.get(row.event.session).traceActions.replay(row)}
           onEdit={edit}
+          links={links}
         />
       </Panel>
     </section>

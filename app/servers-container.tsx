@@ -27,6 +27,7 @@ function entryOf(session: SessionInfo): ServerEntry {
     status: session.status,
     reason: session.error && session.error.code !== 'CANCELLED' ? session.error.message : undefined,
     disabled: session.disabled,
+    relay: session.relay && { kind: session.relay.kind, label: session.relay.label },
   };
 }
 

@@ -1,7 +1,8 @@
 /**
  * The selected history row in full: pretty JSON with collapsible nodes (or the raw text as it
  * crossed the wire), copy buttons, its partner, the protocol violations found on it, and, for a
- * live session, replay / edit-and-send. HTTP exchanges show their headers and timing.
+ * live session, replay / edit-and-send. HTTP exchanges show their headers and timing; an
+ * intervention (issue 13) its original and resulting text, and the frames it is linked with.
  */
 import { memo, useMemo, useState, type ReactNode } from 'react';
 import { frameIsJson, frameMessage } from '../lib/frame-message.ts';
@@ -10,6 +11,7 @@ import { specLabel, VIOLATION_LABELS } from '../lib/trace-violations.ts';
 import { formatDuration, formatSize, type HistoryRow } from '../lib/trace.ts';
 import type { HttpEvent } from '../lib/wire.ts';
 import { FrameJsonTree } from './frame-json-tree.tsx';
+import { InterventionDetail } from './intervention-detail.tsx';
 import { Pre, Text } from './text.tsx';
 import { CopyButtons, type CopyChoice } from './trace-copy-buttons.tsx';
 import { Badge, buttonClass, Note } from './ui.tsx';
@@ -23,6 +25,14 @@ export interface FrameDetailProps {
   onSelect(seq: number): void;
   onReplay(row: HistoryRow): void;
   onEdit(row: HistoryRow): void;
+  /** Rows this one is linked with beyond its partner: an intervention and its frames (issue 13). */
+  links?: readonly FrameLink[];
+}
+
+/** A button to another row: `label` says what it is ("Go to the frame that went on #12"). */
+export interface FrameLink {
+  seq: number;
+  label: string;
 }
 
 const small = `${buttonClass} !px-2 !py-0.5 !text-xs`;
@@ -96,6 +106,7 @@ function HttpDetail({ event }: { event: HttpEvent }): ReactNode {
 function Body({ row, view, json }: { row: HistoryRow; view: 'tree' | 'raw'; json: Parsed }): ReactNode {
   const event = row.event;
   if (event.kind === 'http') return <HttpDetail event={event} />;
+  if (event.kind === 'intervention') return <InterventionDetail event={event} />;
   if (event.kind === 'noise' || event.kind === 'stderr') return <Pre className="rounded-md bg-zinc-50 p-2 dark:bg-zinc-950">{event.text}</Pre>;
   if (event.kind !== 'frame') return <Pre className="rounded-md bg-zinc-50 p-2 dark:bg-zinc-950">{row.summary ?? ''}</Pre>;
   if (view === 'raw' || !json.ok) {
@@ -133,7 +144,7 @@ function Violations({ row }: { row: HistoryRow }): ReactNode {
   );
 }
 
-function Heading({ row, onSelect }: { row: HistoryRow; onSelect(seq: number): void }): ReactNode {
+function Heading({ row, links, onSelect }: { row: HistoryRow; links: readonly FrameLink[]; onSelect(seq: number): void }): ReactNode {
   const dir = row.dir === 'out' ? 'Loupe → server' : row.dir === 'in' ? 'server → Loupe' : undefined;
   const partner = row.partnerSeq;
   return (
@@ -152,18 +163,25 @@ function Heading({ row, onSelect }: { row: HistoryRow; onSelect(seq: number): vo
           {row.kind === 'request' ? `Go to response #${partner}` : `Go to request #${partner}`}
         </button>
       )}
+      {links.map((link) => (
+        <button key={`${link.seq}:${link.label}`} type="button" className={small} onClick={() => onSelect(link.seq)}>
+          {link.label}
+        </button>
+      ))}
     </div>
   );
 }
 
-export function FrameDetail({ row, canSend, cannotSendReason, onSelect, onReplay, onEdit }: FrameDetailProps): ReactNode {
+const NO_LINKS: readonly FrameLink[] = [];
+
+export function FrameDetail({ row, canSend, cannotSendReason, onSelect, onReplay, onEdit, links = NO_LINKS }: FrameDetailProps): ReactNode {
   const [view, setView] = useState<'tree' | 'raw'>('tree');
   const json = useParsed(row);
   if (!row) return <Note>Select a row to see the frame (arrow keys move through the list).</Note>;
   const isFrame = row.event.kind === 'frame';
   return (
     <div>
-      <Heading row={row} onSelect={onSelect} />
+      <Heading row={row} links={links} onSelect={onSelect} />
       <Violations row={row} />
       {isFrame && (
         <div className="mb-2 flex flex-wrap items-center gap-1.5">

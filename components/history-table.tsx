@@ -56,6 +56,7 @@ const KIND_COLORS: Record<string, string> = {
   'stdout noise': 'text-amber-700 dark:text-amber-300',
   stderr: 'text-zinc-600 dark:text-zinc-400',
   http: 'text-teal-700 dark:text-teal-300',
+  intervention: 'text-fuchsia-700 dark:text-fuchsia-300',
 };
 
 export function clockTime(ts: number): string {
@@ -91,6 +92,8 @@ export function rowNotes(row: HistoryRow, folded: boolean): string[] {
   const notes: string[] = [];
   if (row.origin) notes.push(row.origin === 'composer' ? 'composed' : row.origin);
   if (row.cancelled) notes.push('cancelled');
+  // A frame that went on after a rule or a person acted on it (issue 13).
+  if (row.event.kind === 'frame' && row.event.intervention !== undefined) notes.push(`after intervention #${row.event.intervention}`);
   for (const v of row.violations ?? []) notes.push(`⚠ ${VIOLATION_LABELS[v.code]}`);
   if (folded && row.partner?.partner === row && row.kind === 'request') for (const v of row.partner.violations ?? []) notes.push(`⚠ ${VIOLATION_LABELS[v.code]}`);
   return notes;
@@ -113,6 +116,8 @@ interface RowProps {
 
 function MethodCell({ row, place, rounds }: { row: HistoryRow; place?: RoundPlace; rounds?: HistoryRounds }): ReactNode {
   if (place?.kind === 'head' && rounds) return <RoundHeadCell group={place.group} open={place.open} onToggle={(open) => rounds.onToggle(place.group.headSeq, open)} />;
+  // An intervention says what was done, in words (its summary names the rule or the person).
+  if (row.event.kind === 'intervention') return <span className="min-w-0 truncate font-normal"><Text>{`${row.method !== undefined ? `${row.method} · ` : ''}${row.summary ?? ''}`}</Text></span>;
   return (
     <>
       {place?.kind === 'member' && <RoundMarker />}

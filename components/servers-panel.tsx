@@ -7,7 +7,7 @@
 import { useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import type { SessionStatus } from '../lib/wire.ts';
 import { Text } from './text.tsx';
-import { buttonClass } from './ui.tsx';
+import { Badge, buttonClass } from './ui.tsx';
 
 export interface ServerEntry {
   id: string;
@@ -19,6 +19,8 @@ export interface ServerEntry {
   reason?: string;
   /** Listed, not started (the workspace file says so). */
   disabled?: boolean;
+  /** A session Loupe watches (issue 13): a host's through the tap, a client's through the gateway. */
+  relay?: { kind: 'tap' | 'gateway'; label?: string };
 }
 
 export interface ServersPanelProps {
@@ -115,6 +117,8 @@ export function ServersPanel(props: ServersPanelProps): ReactNode {
       <ul className="space-y-1">
         {servers.map((server, i) => {
           const text = statusText(server);
+          const relay = server.relay;
+          const label = relay?.label !== undefined && relay.label !== server.name ? relay.label : undefined;
           return (
             <li key={server.id} className="space-y-1">
               <button
@@ -122,7 +126,7 @@ export function ServersPanel(props: ServersPanelProps): ReactNode {
                 ref={(el) => { refs.current[i] = el; }}
                 tabIndex={i === stop ? 0 : -1}
                 aria-current={!allSelected && server.id === selected ? 'true' : undefined}
-                aria-label={`${server.name} · ${server.transport} · ${text}`}
+                aria-label={`${server.name} · ${relay ? `${relay.kind} · ` : ''}${server.transport} · ${text}${label ? ` · ${label}` : ''}`}
                 className={entryClass(!allSelected && server.id === selected)}
                 onKeyDown={(e) => move(e, i)}
                 onFocus={() => setFocus(i)}
@@ -132,7 +136,20 @@ export function ServersPanel(props: ServersPanelProps): ReactNode {
                 <span className="min-w-0 flex-1">
                   {/* The space keeps the visible words apart, so that they read as the label's (axe label-content-name-mismatch). */}
                   <span className="block truncate font-medium"><Text>{server.name}</Text></span>{' '}
-                  <span className="block truncate text-xs text-zinc-600 dark:text-zinc-300">{server.transport} · <Text>{text}</Text></span>
+                  <span className="block truncate text-xs text-zinc-600 dark:text-zinc-300">
+                    {relay && (
+                      <>
+                        <Badge tone="info" title={relay.kind === 'tap' ? 'A host’s session, watched through mcp-loupe --tap' : 'An MCP client’s session through Loupe’s gateway'}>{relay.kind}</Badge>{' · '}
+                      </>
+                    )}
+                    {server.transport} · <Text>{text}</Text>
+                  </span>
+                  {label && (
+                    <>
+                      {' '}
+                      <span className="block truncate text-xs"><Text>{label}</Text></span>
+                    </>
+                  )}
                 </span>
               </button>
               {!allSelected && server.id === selected && <Actions key={server.id} server={server} canAct={props.canAct} props={props} />}

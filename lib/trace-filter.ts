@@ -6,7 +6,7 @@
 import type { HistoryRow } from './trace.ts';
 
 /** The kinds a row can have (eventKindLabel in trace.ts). */
-export const ROW_KINDS = ['request', 'response', 'error', 'notification', 'invalid', 'stdout noise', 'stderr', 'http', 'transport', 'exit', 'auth'] as const;
+export const ROW_KINDS = ['request', 'response', 'error', 'notification', 'invalid', 'stdout noise', 'stderr', 'http', 'transport', 'exit', 'auth', 'intervention', 'provider'] as const;
 export type RowKind = (typeof ROW_KINDS)[number];
 
 export type DirectionFilter = 'any' | 'in' | 'out';

@@ -93,6 +93,10 @@ function redactEvent(event: TraceEvent, values: readonly string[]): TraceEvent {
       return { ...event, issues: event.issues.map((issue) => redact(issue, values)) };
     case 'http':
       return { ...event, url: redact(event.url, values) };
+    case 'intervention':
+      return { ...event, message: redact(event.message, values), original: redact(event.original, values), ...(event.result !== undefined ? { result: redact(event.result, values) } : {}) };
+    case 'provider':
+      return { ...event, url: redact(event.url, values), requestBody: redact(event.requestBody, values), responseBody: redact(event.responseBody, values) };
     default:
       return event;
   }

@@ -13,6 +13,8 @@ import { relayRawMessage, relayRequest } from './hub-requests.ts';
 import { TabFeed } from './hub-subscriptions.ts';
 import { dispatchOAuth, guidedFlows, isOAuthMessage } from './hub-oauth.ts';
 import { dispatchWorkspace, isWorkspaceMessage } from './hub-workspace.ts';
+import { dispatchIntercept, interceptBroadcast, interceptSnapshot, isInterceptMessage } from './hub-intercept.ts';
+import { dispatchPlayground, isPlaygroundMessage, playgroundSnapshot } from './hub-playground.ts';
 import { Engine, type EngineEvent, type EngineOptions } from './engine.ts';
 import type { Session, ClientSideOptions } from './session.ts';
 import { type TraceLimits, DEFAULT_TRACE_LIMITS } from './trace-recorder.ts';
@@ -61,6 +63,11 @@ export class Hub {
         return this.broadcastNow({ type: 'server-request-done', session: event.session, requestId: event.requestId, how: event.how });
       case 'workspace':
         return this.broadcastWorkspace();
+      case 'rules':
+      case 'hold':
+      case 'hold-done':
+        // After the trace events queued so far: a held frame's row comes before its card.
+        return this.broadcastNow(interceptBroadcast(event));
     }
   }
 
@@ -147,6 +154,8 @@ export class Hub {
       primary: this.primary,
       serverRequests: this.engine.broker.list(),
       workspace: this.model.state(),
+      ...interceptSnapshot(this),
+      ...playgroundSnapshot(this),
     };
   }
 
@@ -177,6 +186,8 @@ export class Hub {
   private async dispatch(ws: WebSocket, message: ClientMessage): Promise<void> {
     if (isWorkspaceMessage(message)) return dispatchWorkspace(this, ws, message);
     if (isOAuthMessage(message)) return dispatchOAuth(this, ws, message);
+    if (isInterceptMessage(message)) return dispatchIntercept(this, ws, message);
+    if (isPlaygroundMessage(message)) return dispatchPlayground(this, ws, message);
     switch (message.type) {
       case 'connect': {
         // The config comes back as the page was shown it: secrets as references (kept values).
