@@ -21,6 +21,7 @@ import { ALL_SERVERS, createServices, startServices } from './loupe-services.ts'
 import { NotificationsContainer } from './notifications-container.tsx';
 import { OAuthContainer } from './oauth-container.tsx';
 import { PendingContainer } from './pending-container.tsx';
+import { PlaygroundContainer } from './playground-container.tsx';
 import { SavedCallsContainer, useSavedCallCount } from './saved-calls-container.tsx';
 import { ServersContainer } from './servers-container.tsx';
 import { TasksContainer, useActiveTaskCount } from './tasks-container.tsx';
@@ -28,7 +29,7 @@ import { ToolsContainer } from './tools-container.tsx';
 import { LoupeContext, SessionContext, useLoupeSelector, usePromptList, useResourceList, useSelectedServer, useServices, useSessionInfo, useTheme, useToolList } from './use-loupe.ts';
 import { useMainTab } from './use-primitives.ts';
 
-type TabId = 'tools' | 'resources' | 'prompts' | 'history' | 'notifications' | 'tasks' | 'doctor' | 'saved-calls' | 'intercept' | 'oauth';
+type TabId = 'tools' | 'resources' | 'prompts' | 'history' | 'notifications' | 'tasks' | 'doctor' | 'saved-calls' | 'intercept' | 'playground' | 'oauth';
 
 /** Panels mounted only while their tab is shown (the Tools tab stays mounted: its form keeps its input). */
 const PANELS: Record<Exclude<TabId, 'tools'>, () => ReactNode> = {
@@ -40,6 +41,7 @@ const PANELS: Record<Exclude<TabId, 'tools'>, () => ReactNode> = {
   doctor: DoctorContainer,
   'saved-calls': SavedCallsContainer,
   intercept: InterceptContainer,
+  playground: PlaygroundContainer,
   oauth: OAuthContainer,
 };
 
@@ -93,6 +95,7 @@ function MainTabs({ active }: { active: boolean }): ReactNode {
     { id: 'doctor', label: 'Doctor' },
     { id: 'saved-calls', label: 'Saved calls', count: savedCalls > 0 ? savedCalls : undefined },
     { id: 'intercept', label: 'Intercept', count: held > 0 ? held : undefined },
+    { id: 'playground', label: 'Playground' },
     ...(remote ? [{ id: 'oauth' as const, label: 'OAuth' }] : []),
   ];
   const listing = tab === 'tools' || tab === 'resources' || tab === 'prompts';

@@ -9,6 +9,7 @@ import { ThemeStore } from './theme-store.ts';
 import { ArgsStore } from './args-store.ts';
 import { NavStore } from './nav-store.ts';
 import { OAuthStore } from './oauth-store.ts';
+import { PlaygroundStore } from './playground-store.ts';
 import { ValueStore } from './value-store.ts';
 
 /** The entry of the Servers panel for the merged views (issue 9). */
@@ -40,6 +41,8 @@ export interface LoupeServices {
   doctor: DoctorStore;
   /** The interception rules and the frames held, of every session (issue 13). */
   intercept: InterceptStore;
+  /** The Playground's settings and conversations, across servers (issue 15). */
+  playground: PlaygroundStore;
 }
 
 export function createServices(): LoupeServices {
@@ -56,6 +59,7 @@ export function createServices(): LoupeServices {
     oauth: new OAuthStore(app),
     doctor: new DoctorStore(app),
     intercept: new InterceptStore(app),
+    playground: new PlaygroundStore(app),
   };
 }
 
