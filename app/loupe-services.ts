@@ -10,6 +10,7 @@ import { ArgsStore } from './args-store.ts';
 import { NavStore } from './nav-store.ts';
 import { OAuthStore } from './oauth-store.ts';
 import { PlaygroundStore } from './playground-store.ts';
+import { SamplingModelStore } from './sampling-model-store.ts';
 import { ValueStore } from './value-store.ts';
 
 /** The entry of the Servers panel for the merged views (issue 9). */
@@ -43,10 +44,13 @@ export interface LoupeServices {
   intercept: InterceptStore;
   /** The Playground's settings and conversations, across servers (issue 15). */
   playground: PlaygroundStore;
+  /** `Ask model` on pending sampling requests: the Playground's model's suggested replies (issue 15). */
+  samplingModel: SamplingModelStore;
 }
 
 export function createServices(): LoupeServices {
   const app = new LoupeStore();
+  const playground = new PlaygroundStore(app);
   return {
     app,
     sessions: new SessionRegistry(app),
@@ -59,7 +63,8 @@ export function createServices(): LoupeServices {
     oauth: new OAuthStore(app),
     doctor: new DoctorStore(app),
     intercept: new InterceptStore(app),
-    playground: new PlaygroundStore(app),
+    playground,
+    samplingModel: new SamplingModelStore(app, playground),
   };
 }
 

@@ -2,14 +2,18 @@
 /** Wires the server→client request queue (all sessions) to the pending panel shown above every tab. */
 import { useCallback, useMemo, useRef, useSyncExternalStore, type ReactNode } from 'react';
 import { PendingPanel, type PendingItem, type RecentItem } from '@/components/pending-panel.tsx';
+import type { SamplingAskView } from '@/components/sampling-ask.tsx';
 import type { Tone } from '@/components/ui.tsx';
 import { parseElicitation } from '../lib/elicitation.ts';
 import { parseSampling } from '../lib/sampling.ts';
 import { completedElicitations, describeFinish, requestKind, type FinishedRequest } from '../lib/server-requests.ts';
 import { callTarget, findCallRequest, viaSentence } from '../lib/trace-rounds.ts';
 import type { ServerRequest, SessionInfo } from '../lib/wire.ts';
+import { revealInHistory, seqOf } from './playground-container.tsx';
+import { askSetup, type AskState } from './sampling-model-store.ts';
 import { requestKey } from './server-request-store.ts';
 import { useClientSettings, useLoupeSelector, useServerRequests, useServices } from './use-loupe.ts';
+import { useStore } from './use-store.ts';
 
 function sessionLabel(session: SessionInfo | undefined, id: string): string {
   return session?.serverInfo?.name ?? session?.config.name ?? id;
@@ -75,8 +79,25 @@ function copyUrl(url: string): void {
   navigator.clipboard?.writeText(url).catch(() => undefined);
 }
 
+/** A sampling request's Ask model, as the panel shows it. */
+function askView(setup: ReturnType<typeof askSetup>, ask: AskState | undefined): SamplingAskView {
+  return {
+    ready: setup.ready,
+    setupWords: setup.words,
+    status: ask?.status,
+    choiceWords: ask?.choice?.why,
+    notes: ask?.notes ?? [],
+    error: ask?.error,
+    latencyMs: ask?.status === 'answered' ? ask.latencyMs : undefined,
+    hasExchange: ask?.exchangeSeq !== undefined,
+  };
+}
+
 export function PendingContainer(): ReactNode {
-  const { serverRequests, clientSettings } = useServices();
+  const services = useServices();
+  const { serverRequests, clientSettings, samplingModel, nav } = services;
+  const asks = useStore(samplingModel);
+  const setup = askSetup(useStore(services.playground));
   const state = useServerRequests();
   const settings = useClientSettings();
   const sessions = useLoupeSelector((s) => s.sessions);
@@ -86,7 +107,11 @@ export function PendingContainer(): ReactNode {
   const via = useViaSentences(state.pending);
   const items: PendingItem[] = state.pending.map((request) => {
     const key = requestKey(request);
-    return { key, request, sessionLabel: sessionLabel(sessions[request.session], request.session), view: parsed.get(key) ?? { kind: 'other' }, busy: state.sending.has(key), error: state.failed[key], via: via.get(key) };
+    const view = parsed.get(key) ?? { kind: 'other' };
+    const ask = asks[key];
+    const suggestion = ask?.status === 'answered' && ask.suggestion ? { id: ask.callId, draft: ask.suggestion.draft } : undefined;
+    const sampling = view.kind === 'sampling' ? { ask: askView(setup, ask), suggestion } : {};
+    return { key, request, sessionLabel: sessionLabel(sessions[request.session], request.session), view, busy: state.sending.has(key), error: state.failed[key], via: via.get(key), ...sampling };
   });
   const recent: RecentItem[] = state.recent.map((entry) => ({
     key: `${requestKey(entry.request)}@${entry.at}`,
@@ -105,6 +130,13 @@ export function PendingContainer(): ReactNode {
       onRemovePreset={(name) => clientSettings.removePreset(name)}
       onOpenUrl={openUrl}
       onCopyUrl={copyUrl}
+      onAsk={(item) => item.view.kind === 'sampling' && samplingModel.ask(item.request, item.view.sampling)}
+      onStopAsk={(item) => samplingModel.stop(item.request)}
+      onOpenPlayground={() => nav.show('playground')}
+      onShowExchange={(item) => {
+        const seq = asks[item.key]?.exchangeSeq;
+        if (seq !== undefined) revealInHistory(services, item.request.session, seqOf(seq));
+      }}
     />
   );
 }

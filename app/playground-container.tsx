@@ -5,8 +5,10 @@
  * to History — a step's `tools/call in History` selects the tool's server and the frame the
  * proxy sent with that JSON-RPC id, `Provider exchange in History` the exchange's own row. The
  * frame may arrive only once the page subscribes to that server, so the link waits for it.
+ * The model list is fetched only when the person presses `List models`: Loupe makes no call to a
+ * provider on its own, not even when the tab opens.
  */
-import { useEffect, useMemo, type ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { downloadData } from '@/components/download.ts';
 import { ConversationView } from '@/components/playground-conversation.tsx';
 import { Composer, LoopSettings, ServerChoices, type ServerChoice } from '@/components/playground-controls.tsx';
@@ -27,7 +29,7 @@ import { useToolLists } from './use-tool-lists.ts';
 const REVEAL_WAIT_MS = 10_000;
 
 /** Show the server's History and select the row `find` picks, now or once its events arrive. */
-function revealInHistory(services: LoupeServices, session: string, find: (events: readonly TraceEvent[]) => number | undefined): void {
+export function revealInHistory(services: LoupeServices, session: string, find: (events: readonly TraceEvent[]) => number | undefined): void {
   services.selected.set(session);
   services.nav.show('history');
   const model = services.sessions.get(session);
@@ -48,7 +50,7 @@ function revealInHistory(services: LoupeServices, session: string, find: (events
 
 const frameOf = (rpcId: string | number) => (events: readonly TraceEvent[]) =>
   events.find((e) => e.kind === 'frame' && e.dir === 'out' && e.method === 'tools/call' && e.id === rpcId)?.seq;
-const seqOf = (seq: number) => (events: readonly TraceEvent[]) => (events.some((e) => e.seq === seq) ? seq : undefined);
+export const seqOf = (seq: number) => (events: readonly TraceEvent[]) => (events.some((e) => e.seq === seq) ? seq : undefined);
 
 function listWords(list: ListState<unknown>): string {
   if (list.status === 'done') return `${list.items.length} tool${list.items.length === 1 ? '' : 's'}`;
@@ -97,7 +99,7 @@ function modelsNote(settings: ProviderSettings): string | undefined {
   const list = settings.models;
   if (!list) return undefined;
   if (list.status === 'loading') return 'Asking the endpoint for its models…';
-  if (list.status === 'error') return 'The endpoint gave no model list: type the model’s name.';
+  if (list.status === 'error') return `The endpoint gave no model list (${list.error ?? 'no reason given'}): type the model’s name.`;
   return list.ids.length > 0 ? `${list.ids.length} models offered by the endpoint (pick one below the field, or type any name).` : 'The endpoint lists no models: type the model’s name.';
 }
 
@@ -117,12 +119,10 @@ function Provider({ store, which }: { store: PlaygroundStore; which: 0 | 1 }): R
       canForget={source.kind === 'typed'}
       models={s.models?.ids ?? []}
       modelsNote={modelsNote(s)}
-      onKind={(kind) => {
-        store.setKind(which, kind);
-        store.fetchModels(which);
-      }}
+      onKind={(kind) => store.setKind(which, kind)}
       onBaseUrl={(baseUrl) => store.setProvider(which, { baseUrl })}
-      onBaseUrlDone={() => store.fetchModels(which)}
+      listingModels={s.models?.status === 'loading'}
+      onListModels={() => store.fetchModels(which, true)}
       onKey={(key) => store.setKey(which, key)}
       onForget={() => store.forgetKey(which)}
       onModel={(model) => store.setProvider(which, { model })}
@@ -166,10 +166,6 @@ export function PlaygroundContainer(): ReactNode {
   const second = useStore(store.runs[1]);
   const { servers, notes, tools, ctx } = usePlaygroundTools(store);
   const running = [first, ...(state.compare ? [second] : [])].some((r) => ['awaiting-model', 'awaiting-approval', 'calling-tool'].includes(r.loop.status));
-  useEffect(() => {
-    store.fetchModels(0);
-    if (state.compare) store.fetchModels(1);
-  }, [store, state.compare]);
   return (
     <div className="space-y-3">
       <Panel label="Playground settings" title="Playground">

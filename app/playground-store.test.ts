@@ -49,7 +49,9 @@ describe('PlaygroundStore', () => {
     host.deliver({ type: 'playground-key-set', requestId: asked.requestId, apiKeyRef: 'memory:abc' });
     expect(store.getSnapshot().providers[0].apiKeyRef).toBe('memory:abc');
     expect(JSON.stringify(store.getSnapshot())).not.toContain('sk-secret-123');
-    // The model list is asked for at once, with the reference (the proxy's keys listing comes after).
+    // No model list is asked for by itself (Loupe calls no provider on its own); List models asks, with the reference.
+    expect(host.count('playground-models')).toBe(0);
+    store.fetchModels(0);
     expect(host.last('playground-models').config.apiKeyRef).toBe('memory:abc');
     host.deliver({ type: 'playground-models-result', requestId: host.last('playground-models').requestId, models: [{ id: 'script-echo' }, { id: 'script-text' }] });
     expect(store.getSnapshot().providers[0].models?.ids).toEqual(['script-echo', 'script-text']);

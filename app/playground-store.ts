@@ -138,7 +138,7 @@ export class PlaygroundStore {
     this.patchProvider(which, { apiKeyRef: undefined });
   }
 
-  /** Ask for the endpoint's model list, unless it was asked for these very settings already. */
+  /** Ask for the endpoint's model list (the person pressed List models), unless it was asked for these very settings already. */
   fetchModels(which: 0 | 1, again = false): void {
     const s = this.state.providers[which];
     const key = listKey(s, this.state.keys);
@@ -264,7 +264,6 @@ export class PlaygroundStore {
     const memory = [...(this.state.keys.memory ?? []).filter((m) => m.apiKeyRef !== ref), { apiKeyRef: ref, provider: s.kind, origin }];
     this.set({ ...this.state, keys: { ...this.state.keys, memory } });
     this.patchProvider(which, { keyPending: undefined, apiKeyRef: ref, keyError: undefined });
-    this.fetchModels(which, true);
   }
 
   private modelsResult(message: Extract<ServerMessage, { type: 'playground-models-result' }>): void {

@@ -2,7 +2,8 @@
  * The selected history row in full: pretty JSON with collapsible nodes (or the raw text as it
  * crossed the wire), copy buttons, its partner, the protocol violations found on it, and, for a
  * live session, replay / edit-and-send. HTTP exchanges show their headers and timing; an
- * intervention (issue 13) its original and resulting text, and the frames it is linked with.
+ * intervention (issue 13) its original and resulting text, and the frames it is linked with; a
+ * provider exchange (issue 15) its URL, status, headers and both bodies.
  */
 import { memo, useMemo, useState, type ReactNode } from 'react';
 import { frameIsJson, frameMessage } from '../lib/frame-message.ts';
@@ -12,6 +13,7 @@ import { formatDuration, formatSize, type HistoryRow } from '../lib/trace.ts';
 import type { HttpEvent } from '../lib/wire.ts';
 import { FrameJsonTree } from './frame-json-tree.tsx';
 import { InterventionDetail } from './intervention-detail.tsx';
+import { ProviderDetail } from './provider-detail.tsx';
 import { Pre, Text } from './text.tsx';
 import { CopyButtons, type CopyChoice } from './trace-copy-buttons.tsx';
 import { Badge, buttonClass, Note } from './ui.tsx';
@@ -107,6 +109,7 @@ function Body({ row, view, json }: { row: HistoryRow; view: 'tree' | 'raw'; json
   const event = row.event;
   if (event.kind === 'http') return <HttpDetail event={event} />;
   if (event.kind === 'intervention') return <InterventionDetail event={event} />;
+  if (event.kind === 'provider') return <ProviderDetail event={event} />;
   if (event.kind === 'noise' || event.kind === 'stderr') return <Pre className="rounded-md bg-zinc-50 p-2 dark:bg-zinc-950">{event.text}</Pre>;
   if (event.kind !== 'frame') return <Pre className="rounded-md bg-zinc-50 p-2 dark:bg-zinc-950">{row.summary ?? ''}</Pre>;
   if (view === 'raw' || !json.ok) {

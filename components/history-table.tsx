@@ -57,6 +57,7 @@ const KIND_COLORS: Record<string, string> = {
   stderr: 'text-zinc-600 dark:text-zinc-400',
   http: 'text-teal-700 dark:text-teal-300',
   intervention: 'text-fuchsia-700 dark:text-fuchsia-300',
+  provider: 'text-indigo-700 dark:text-indigo-300',
 };
 
 export function clockTime(ts: number): string {

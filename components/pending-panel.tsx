@@ -10,7 +10,8 @@ import type { SamplingDraft, SamplingPreset, SamplingView } from '../lib/samplin
 import { formatAge } from '../lib/server-requests.ts';
 import type { RpcError, ServerRequest } from '../lib/wire.ts';
 import { ElicitationRequest } from './elicitation-request.tsx';
-import { SamplingReply } from './sampling-reply.tsx';
+import { SamplingAsk, type SamplingAskView } from './sampling-ask.tsx';
+import { SamplingReply, type Suggestion } from './sampling-reply.tsx';
 import { SamplingRequestView } from './sampling-request.tsx';
 import { Pre, Text } from './text.tsx';
 import { Badge, buttonClass, Note, type Tone } from './ui.tsx';
@@ -29,6 +30,9 @@ export interface PendingItem {
   error?: string;
   /** Where a request embedded in an `input_required` result came from, in one sentence (trace-rounds.ts viaSentence). */
   via?: string;
+  /** A sampling request's `Ask model` (issue 15), and the model's answer for the reply editor. */
+  ask?: SamplingAskView;
+  suggestion?: Suggestion;
 }
 
 export interface RecentItem {
@@ -48,6 +52,10 @@ export interface PendingPanelProps {
   onRemovePreset(name: string): void;
   onOpenUrl(url: string): void;
   onCopyUrl(url: string): void;
+  onAsk(item: PendingItem): void;
+  onStopAsk(item: PendingItem): void;
+  onOpenPlayground(): void;
+  onShowExchange(item: PendingItem): void;
 }
 
 const TITLES = { sampling: 'Sampling request', elicitation: 'Elicitation request', other: 'Server request' } as const;
@@ -71,8 +79,11 @@ function Body({ item, props }: { item: PendingItem; props: PendingPanelProps }):
     return (
       <div className="grid gap-3 xl:grid-cols-2">
         <SamplingRequestView view={item.view.sampling} />
+        <div className="space-y-2">
+        {item.ask && <SamplingAsk view={item.ask} busy={item.busy} onAsk={() => props.onAsk(item)} onStop={() => props.onStopAsk(item)} onOpenPlayground={props.onOpenPlayground} onShowExchange={() => props.onShowExchange(item)} />}
         <SamplingReply
           view={item.view.sampling}
+          suggestion={item.suggestion}
           presets={props.presets}
           busy={item.busy}
           onSend={(result) => respond({ ok: true, result })}
@@ -80,6 +91,7 @@ function Body({ item, props }: { item: PendingItem; props: PendingPanelProps }):
           onSavePreset={props.onSavePreset}
           onRemovePreset={props.onRemovePreset}
         />
+        </div>
       </div>
     );
   }

@@ -25,8 +25,10 @@ export interface ProviderFieldsProps {
   modelsNote?: string;
   onKind(kind: ProviderChoice): void;
   onBaseUrl(url: string): void;
-  /** The base URL field was left: the model list may be asked for again. */
-  onBaseUrlDone(): void;
+  /** The endpoint's model list is being fetched. */
+  listingModels: boolean;
+  /** Fetch the endpoint's model list (only ever on the person's press: Loupe calls no provider by itself). */
+  onListModels(): void;
   onKey(key: string): void;
   onForget(): void;
   onModel(model: string): void;
@@ -59,7 +61,7 @@ export function ProviderFields(props: ProviderFieldsProps): ReactNode {
       </div>
       <div>
         <label className={labelClass} htmlFor={`${id}-url`}>{cap(prefix, 'Base URL')}</label>
-        <input id={`${id}-url`} className={inputClass} value={props.baseUrl} spellCheck={false} onChange={(e) => props.onBaseUrl(e.target.value)} onBlur={props.onBaseUrlDone} />
+        <input id={`${id}-url`} className={inputClass} value={props.baseUrl} spellCheck={false} onChange={(e) => props.onBaseUrl(e.target.value)} />
       </div>
       <div>
         <label className={labelClass} htmlFor={`${id}-key`}>{cap(prefix, 'API key')}</label>
@@ -87,7 +89,12 @@ export function ProviderFields(props: ProviderFieldsProps): ReactNode {
       </div>
       <div>
         <label className={labelClass} htmlFor={`${id}-model`}>{cap(prefix, 'Model')}</label>
-        <input id={`${id}-model`} className={inputClass} value={props.model} spellCheck={false} onChange={(e) => props.onModel(e.target.value)} />
+        <div className="flex gap-2">
+          <input id={`${id}-model`} className={inputClass} value={props.model} spellCheck={false} onChange={(e) => props.onModel(e.target.value)} />
+          <button type="button" className={`${buttonClass} shrink-0`} disabled={props.listingModels} onClick={props.onListModels}>
+            {cap(prefix, 'List models')}
+          </button>
+        </div>
         {/* Not a datalist: an input with a list is a combobox, and `Model` is promised as a textbox. */}
         {props.models.length > 0 && (
           <select

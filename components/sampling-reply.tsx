@@ -1,11 +1,18 @@
-/** The user's hand-written answer to a sampling request: text, image or tool use; or a rejection. */
+/** The user's answer to a sampling request — typed by hand or suggested by a model — text, image or tool use; or a rejection. */
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { applyPreset, buildSamplingResult, DEFAULT_DRAFT, STOP_REASONS, type ReplyKind, type SamplingDraft, type SamplingPreset, type SamplingView } from '../lib/sampling.ts';
 import { Text } from './text.tsx';
 import { buttonClass, inputClass, labelClass, primaryButtonClass } from './ui.tsx';
 
+/** A reply someone else wrote (the model of `Ask model`): put into the editor once per `id`, then the person's to edit. */
+export interface Suggestion {
+  id: string;
+  draft: Partial<SamplingDraft>;
+}
+
 export interface SamplingReplyProps {
   view: SamplingView;
+  suggestion?: Suggestion;
   presets: readonly SamplingPreset[];
   busy: boolean;
   onSend(result: Record<string, unknown>): void;
@@ -122,6 +129,13 @@ export function SamplingReply(props: SamplingReplyProps): ReactNode {
   const id = useId();
   const [draft, setDraft] = useState<SamplingDraft>(() => ({ ...DEFAULT_DRAFT, toolUseId: `toolu_loupe_${Math.random().toString(36).slice(2, 10)}` }));
   const [error, setError] = useState<string>();
+  // Adjusted while rendering (not in an effect), so the editor never shows the old draft with the new answer pending.
+  const [applied, setApplied] = useState<string>();
+  if (props.suggestion && props.suggestion.id !== applied) {
+    setApplied(props.suggestion.id);
+    setDraft({ ...draft, ...props.suggestion.draft });
+    setError(undefined);
+  }
   const set: Patch = (patch) => {
     setDraft((old) => ({ ...old, ...patch }));
     setError(undefined);

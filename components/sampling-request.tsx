@@ -91,14 +91,14 @@ export function SamplingRequestView({ view }: { view: SamplingView }): ReactNode
       {view.problems.map((p, i) => <Note key={i} tone="warn">⚠ <Text>{p}</Text></Note>)}
       {view.systemPrompt !== undefined && (
         <div className="rounded-md bg-zinc-100 p-2 text-sm dark:bg-zinc-800">
-          <div className="mb-1 text-[11px] font-semibold uppercase tracking-wide text-zinc-500 dark:text-zinc-400">System prompt</div>
+          <div className="mb-1 text-[11px] font-semibold uppercase tracking-wide text-zinc-600 dark:text-zinc-300">System prompt</div>
           <Pre mono={false}>{view.systemPrompt}</Pre>
         </div>
       )}
       <ol aria-label="Messages" className="space-y-1.5">
         {view.messages.map((message, i) => (
           <li key={i} className={`rounded-md border p-2 ${message.role === 'assistant' ? 'ml-6 border-sky-200 bg-sky-50 dark:border-sky-800 dark:bg-sky-950/40' : 'mr-6 border-zinc-200 dark:border-zinc-700'}`}>
-            <div className="mb-1 text-[11px] font-semibold uppercase tracking-wide text-zinc-500 dark:text-zinc-400"><Text>{message.role}</Text></div>
+            <div className="mb-1 text-[11px] font-semibold uppercase tracking-wide text-zinc-600 dark:text-zinc-300"><Text>{message.role}</Text></div>
             <div className="space-y-1">{message.blocks.map((block, j) => <Block key={j} block={block} />)}</div>
           </li>
         ))}

@@ -81,6 +81,8 @@ test.describe('the Playground', () => {
     await play.open();
     await expect(play.checkbox('Approve every call')).not.toBeChecked();
     await play.setUp({ provider: 'OpenAI-compatible', baseUrl: model.baseUrl, key: KEY, model: 'script-echo' });
+    // Listed only on the person's press: the tab itself asks the provider nothing.
+    await page.getByRole('button', { name: 'List models', exact: true }).click();
     await expect(page.getByText(/\d+ models offered by the endpoint/).first()).toBeVisible();
     await play.send('hello loupe');
 
