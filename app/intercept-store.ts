@@ -7,6 +7,7 @@
  * so that leaving the tab and coming back finds them as they were, and the last thing that could
  * not be done, in words.
  */
+import { HostStore } from './host-store.ts';
 import type { HeldFrame, HoldDecision, HoldEnd, Rule } from '../lib/rules-types.ts';
 import type { RequestId, ServerMessage } from '../lib/wire.ts';
 import type { MessageHost } from './message-host.ts';
@@ -51,28 +52,14 @@ export function proposedResponse(frame: Pick<HeldFrame, 'raw'>): string {
   return JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32000, message: 'Refused by the person at Loupe’s Intercept tab.' } }, null, 2);
 }
 
-export class InterceptStore {
-  private state: InterceptState = { rules: [], holds: [], drafts: {} };
-  private readonly listeners = new Set<() => void>();
-  private readonly off: () => void;
+export class InterceptStore extends HostStore<InterceptState> {
   /** Holds this tab decided on, until the proxy says how they ended. */
   private readonly decided = new Set<string>();
   /** The rules as the proxy last said (what a refused change goes back to). */
   private confirmed: readonly Rule[] = [];
 
   constructor(private readonly host: MessageHost) {
-    this.off = host.onMessage((message) => this.receive(message));
-  }
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  getSnapshot = (): InterceptState => this.state;
-
-  dispose(): void {
-    this.off();
+    super(host, { rules: [], holds: [], drafts: {} });
   }
 
   /**
@@ -133,7 +120,7 @@ export class InterceptStore {
     return sent;
   }
 
-  private receive(message: ServerMessage): void {
+  protected receive(message: ServerMessage): void {
     switch (message.type) {
       case 'snapshot': {
         // A new socket: the proxy's lists replace ours; drafts of frames still held stay.
@@ -176,10 +163,6 @@ export class InterceptStore {
     this.set({ ...this.state, drafts: { ...this.state.drafts, [holdId]: draft } });
   }
 
-  private set(next: InterceptState): void {
-    this.state = next;
-    this.listeners.forEach((listener) => listener());
-  }
 }
 
 function withoutEnabled(rule: Rule): Rule {

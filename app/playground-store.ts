@@ -7,6 +7,7 @@
  * it answers with (`memory:<id>`) is kept — in memory, like every other setting here: nothing of
  * this store is written to any storage, so no key or reference outlives the tab or reaches a file.
  */
+import { HostStore } from './host-store.ts';
 import { DEFAULT_LOOP_OPTIONS, type LoopOptions } from '../lib/playground-loop.ts';
 import { buildExport, parseExport, userMessages, type PlaygroundExport } from '../lib/playground-export.ts';
 import type { PlaygroundTool, ProviderConfig, ProviderKind } from '../lib/playground-types.ts';
@@ -89,27 +90,13 @@ const fresh = (kind: ProviderKind): ProviderSettings => ({ kind, baseUrl: DEFAUL
 /** What Send needs besides the store: the tools offered now and where they live. */
 export type SendContext = Omit<RunContext, 'config' | 'system' | 'options'>;
 
-export class PlaygroundStore {
-  private state: PlaygroundState = { keys: { env: [] }, providers: [fresh('openai-compatible'), fresh('anthropic')], system: '', excluded: [], options: DEFAULT_LOOP_OPTIONS, compare: false };
+export class PlaygroundStore extends HostStore<PlaygroundState> {
   readonly runs: readonly [PlaygroundRun, PlaygroundRun];
-  private readonly listeners = new Set<() => void>();
-  private readonly off: () => void;
 
   constructor(private readonly host: RunHost) {
+    super(host, { keys: { env: [] }, providers: [fresh('openai-compatible'), fresh('anthropic')], system: '', excluded: [], options: DEFAULT_LOOP_OPTIONS, compare: false });
     this.runs = [new PlaygroundRun(host), new PlaygroundRun(host)];
-    this.off = host.onMessage((message) => this.receive(message));
   }
-
-  dispose(): void {
-    this.off();
-  }
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  getSnapshot = (): PlaygroundState => this.state;
 
   setProvider(which: 0 | 1, patch: Partial<Pick<ProviderSettings, 'baseUrl' | 'model'>>): void {
     this.patchProvider(which, patch);
@@ -242,7 +229,7 @@ export class PlaygroundStore {
     return { ...ctx, config: configOf(providers[which], keys), system: system.trim() || undefined, options };
   }
 
-  private receive(message: ServerMessage): void {
+  protected receive(message: ServerMessage): void {
     if (message.type === 'snapshot' && message.playgroundKeys) this.set({ ...this.state, keys: message.playgroundKeys });
     else if (message.type === 'playground-keys') this.set({ ...this.state, keys: { env: message.env, memory: message.memory } });
     else if (message.type === 'playground-key-set') this.keySet(message);
@@ -282,8 +269,4 @@ export class PlaygroundStore {
     this.set({ ...this.state, providers });
   }
 
-  private set(next: PlaygroundState): void {
-    this.state = next;
-    this.listeners.forEach((listener) => listener());
-  }
 }

@@ -5,6 +5,7 @@
  * and the model's answer is kept here as a suggestion for that request's reply editor. Nothing goes
  * to the server from here: the person sends, edits or rejects the reply as with one typed by hand.
  */
+import { HostStore } from './host-store.ts';
 import { planSamplingCall, replyDraft, type ModelChoice, type SuggestedReply } from '../lib/sampling-model.ts';
 import type { ProviderConfig } from '../lib/playground-types.ts';
 import type { SamplingView } from '../lib/sampling.ts';
@@ -52,30 +53,16 @@ export function askSetup(playground: PlaygroundState): AskSetup {
 const DROPPED = 'The connection to Loupe dropped before the model answered: ask again.';
 const NOT_SENT = 'Not connected to Loupe, so the model was not asked: wait for the connection, then ask again.';
 
-export class SamplingModelStore {
-  private state: SamplingModelState = {};
-  private readonly listeners = new Set<() => void>();
+export class SamplingModelStore extends HostStore<SamplingModelState> {
   /** The request each call answers, by the call's id. */
   private readonly calls = new Map<string, { key: string; view: SamplingView; config: ProviderConfig }>();
-  private readonly off: () => void;
 
   constructor(
     private readonly host: MessageHost,
     private readonly playground: Pick<PlaygroundStore, 'getSnapshot'>,
   ) {
-    this.off = host.onMessage((message) => this.receive(message));
+    super(host, {});
   }
-
-  dispose(): void {
-    this.off();
-  }
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  getSnapshot = (): SamplingModelState => this.state;
 
   /** Ask the Playground's model to answer `request`; false when it could not be asked (the reason is in the state). */
   ask(request: ServerRequest, view: SamplingView): boolean {
@@ -113,7 +100,7 @@ export class SamplingModelStore {
     return true;
   }
 
-  private receive(message: ServerMessage): void {
+  protected receive(message: ServerMessage): void {
     if (message.type === 'snapshot') return this.dropAll();
     if (message.type === 'server-request-done') {
       const key = requestKey(message);
@@ -154,8 +141,4 @@ export class SamplingModelStore {
     this.set({ ...this.state, [key]: value });
   }
 
-  private set(next: SamplingModelState): void {
-    this.state = next;
-    this.listeners.forEach((listener) => listener());
-  }
 }

@@ -14,8 +14,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { openSdkEcho } from './lib/sdk-echo.mjs';
 import { BenchWireClient } from './lib/wire-client.mjs';
 import { busyWarning, checkEcho, isMain, machine, ms, printTable, requireBuilt, ROOT, serverEverything, spawnUntilLine, startLoupe, stop, summarize, timed, URL_PATTERN, writeResults } from './lib/common.mjs';
 
@@ -67,18 +66,9 @@ async function openFloor() {
   return { call, close: async () => (client.close(), await stop(child)) };
 }
 
-async function openDirect() {
+function openDirect() {
   const { command, args } = serverEverything();
-  const transport = new StdioClientTransport({ command, args, stderr: 'pipe' });
-  const client = new Client({ name: 'bench-direct', version: '0.0.0' }, { capabilities: {} });
-  await client.connect(transport);
-  transport.stderr?.resume();
-  let n = 0;
-  const call = async () => {
-    const message = `hello ${n++}`;
-    checkEcho(await client.callTool({ name: 'echo', arguments: { message } }), message);
-  };
-  return { call, close: () => client.close() };
+  return openSdkEcho('bench-direct', command, args);
 }
 
 

@@ -14,9 +14,8 @@
  * Usage: node bench/tap.mjs [--blocks N] [--calls N] [--no-floor]
  */
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { busyWarning, checkEcho, CLI, isMain, LOUPE_NODE_ARGS, machine, ms, printTable, requireBuilt, ROOT, serverEverything, summarize, timed, writeResults } from './lib/common.mjs';
+import { openSdkEcho } from './lib/sdk-echo.mjs';
+import { busyWarning, CLI, isMain, LOUPE_NODE_ARGS, machine, ms, printTable, requireBuilt, ROOT, serverEverything, summarize, timed, writeResults } from './lib/common.mjs';
 
 const TARGET_ADDED_MS = 0.05;
 const WARMUP = 50;
@@ -27,27 +26,13 @@ const withFloor = !process.argv.includes('--no-floor');
 /** The bare relay: the cost of the extra process hop alone. */
 const FLOOR = "const c = require('child_process').spawn(process.argv[1], process.argv.slice(2), { stdio: ['pipe', 'pipe', 'inherit'] }); process.stdin.pipe(c.stdin); c.stdout.pipe(process.stdout); c.on('exit', (code) => process.exit(code ?? 1));";
 
-/** An SDK Client on `command args`, calling echo; `close` stops it and its process. */
-async function open(name, command, args) {
-  const transport = new StdioClientTransport({ command, args, stderr: 'pipe' });
-  const client = new Client({ name, version: '0.0.0' }, { capabilities: {} });
-  await client.connect(transport);
-  transport.stderr?.resume();
-  let n = 0;
-  const call = async () => {
-    const message = `hello ${n++}`;
-    checkEcho(await client.callTool({ name: 'echo', arguments: { message } }), message);
-  };
-  return { call, close: () => client.close() };
-}
-
 async function main() {
   requireBuilt();
   const { command, args } = serverEverything();
   const [tap, direct, floor] = await Promise.all([
-    open('bench-tap', process.execPath, [...LOUPE_NODE_ARGS, CLI, '--tap', '--no-attach', '--', command, ...args]),
-    open('bench-direct', command, args),
-    withFloor ? open('bench-floor', process.execPath, ['-e', FLOOR, command, ...args]) : undefined,
+    openSdkEcho('bench-tap', process.execPath, [...LOUPE_NODE_ARGS, CLI, '--tap', '--no-attach', '--', command, ...args]),
+    openSdkEcho('bench-direct', command, args),
+    withFloor ? openSdkEcho('bench-floor', process.execPath, ['-e', FLOOR, command, ...args]) : undefined,
   ]);
   const tapMs = [];
   const directMs = [];

@@ -16,6 +16,7 @@ import { InterventionDetail } from './intervention-detail.tsx';
 import { ProviderDetail } from './provider-detail.tsx';
 import { Pre, Text } from './text.tsx';
 import { CopyButtons, type CopyChoice } from './trace-copy-buttons.tsx';
+import { FactList, type Fact } from './fact-list.tsx';
 import { Badge, buttonClass, Note } from './ui.tsx';
 
 export interface FrameDetailProps {
@@ -80,7 +81,7 @@ function HttpDetail({ event }: { event: HttpEvent }): ReactNode {
         </dl>
       </div>
     ) : null;
-  const facts: [string, string | undefined][] = [
+  const facts: Fact[] = [
     ['Request', `${event.method} ${event.url}`],
     ['Status', event.status === undefined ? undefined : String(event.status)],
     ['Content type', event.contentType],
@@ -91,14 +92,7 @@ function HttpDetail({ event }: { event: HttpEvent }): ReactNode {
   ];
   return (
     <div className="text-sm">
-      <dl className="grid grid-cols-[minmax(6rem,auto)_1fr] gap-x-3 text-xs">
-        {facts.filter(([, v]) => v !== undefined).map(([name, value]) => (
-          <div key={name} className="contents">
-            <dt className="text-zinc-500 dark:text-zinc-400">{name}</dt>
-            <dd className="break-all font-mono"><Text>{value}</Text></dd>
-          </div>
-        ))}
-      </dl>
+      <FactList facts={facts} />
       {headers('Request headers (secrets masked)', event.requestHeaders)}
       {headers('Response headers', event.responseHeaders)}
     </div>

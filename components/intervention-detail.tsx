@@ -7,8 +7,9 @@
 import type { ReactNode } from 'react';
 import { formatDuration } from '../lib/trace.ts';
 import type { InterventionEvent } from '../lib/wire-events.ts';
-import { Pre, Text } from './text.tsx';
+import { Pre } from './text.tsx';
 import { CopyButtons } from './trace-copy-buttons.tsx';
+import { FactList, type Fact } from './fact-list.tsx';
 
 const BY: Record<InterventionEvent['by'], string> = { rule: 'A rule', person: 'You (the Intercept tab)', timer: 'The hold’s timer' };
 
@@ -18,7 +19,7 @@ function resultLabel(event: InterventionEvent): string {
 }
 
 export function InterventionDetail({ event }: { event: InterventionEvent }): ReactNode {
-  const facts: [string, string | undefined][] = [
+  const facts: Fact[] = [
     ['What happened', event.message],
     ['By', event.rule ? `${BY[event.by]}: “${event.rule.name}” (${event.rule.action})` : BY[event.by]],
     ['Frame going', event.dir === 'out' ? 'to the server' : 'to the client'],
@@ -27,14 +28,7 @@ export function InterventionDetail({ event }: { event: InterventionEvent }): Rea
   const box = 'rounded-md bg-zinc-50 p-2 dark:bg-zinc-950';
   return (
     <div className="space-y-2 text-sm">
-      <dl className="grid grid-cols-[minmax(6rem,auto)_1fr] gap-x-3 text-xs">
-        {facts.filter(([, v]) => v !== undefined).map(([name, value]) => (
-          <div key={name} className="contents">
-            <dt className="text-zinc-600 dark:text-zinc-300">{name}</dt>
-            <dd className="break-words"><Text>{value}</Text></dd>
-          </div>
-        ))}
-      </dl>
+      <FactList facts={facts} mono={false} />
       <CopyButtons choices={[{ label: 'Copy original', text: event.original }, { label: 'Copy result', text: event.result }]} />
       <section aria-label="Original frame">
         <h4 className="text-xs font-semibold text-zinc-700 dark:text-zinc-200">Original frame</h4>

@@ -12,6 +12,7 @@ import type { ProviderEvent } from '../lib/wire-events.ts';
 import { FrameJsonTree } from './frame-json-tree.tsx';
 import { Pre, Text } from './text.tsx';
 import { CopyButtons } from './trace-copy-buttons.tsx';
+import { FactList, type Fact } from './fact-list.tsx';
 
 const PROVIDERS: Record<ProviderEvent['provider'], string> = { anthropic: 'Anthropic', 'openai-compatible': 'OpenAI-compatible' };
 const box = 'rounded-md bg-zinc-50 p-2 dark:bg-zinc-950';
@@ -30,7 +31,7 @@ const BodyView = memo(function BodyView({ label, text }: { label: string; text: 
 });
 
 export function ProviderDetail({ event }: { event: ProviderEvent }): ReactNode {
-  const facts: [string, string | undefined][] = [
+  const facts: Fact[] = [
     ['Exchange', `${PROVIDERS[event.provider]} ${event.exchange === 'models' ? 'model list' : `chat${event.stream ? ' (streamed)' : ''}`}`],
     ['URL', event.url],
     ['Status', event.status === undefined ? undefined : String(event.status)],
@@ -42,14 +43,7 @@ export function ProviderDetail({ event }: { event: ProviderEvent }): ReactNode {
   const headers = Object.entries(event.requestHeaders);
   return (
     <div className="space-y-2 text-sm">
-      <dl className="grid grid-cols-[minmax(6rem,auto)_1fr] gap-x-3 text-xs">
-        {facts.filter(([, v]) => v !== undefined).map(([name, value]) => (
-          <div key={name} className="contents">
-            <dt className="text-zinc-600 dark:text-zinc-300">{name}</dt>
-            <dd className="break-all font-mono"><Text>{value}</Text></dd>
-          </div>
-        ))}
-      </dl>
+      <FactList facts={facts} />
       {headers.length > 0 && (
         <section aria-label="Request headers">
           <h4 className="text-xs font-semibold text-zinc-700 dark:text-zinc-200">Request headers (the key masked by Loupe)</h4>

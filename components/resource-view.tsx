@@ -52,6 +52,14 @@ function Views<V extends string>({ views, value, onChange, label }: { views: rea
  */
 const PREVIEW_CSP = `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'; font-src data:">`;
 
+/**
+ * The same policy required of the frame by its parent (CSP Embedded Enforcement, Chromium): the
+ * document is held to it from its first byte, so that not even a speculative fetch of an image
+ * happens before the meta tag is read. Browsers without it still have the meta tag and the page's
+ * own CSP. (Not in React's iframe props, hence the spread.)
+ */
+const EMBEDDED_CSP = { csp: "default-src 'none'; img-src data:; style-src 'unsafe-inline'; font-src data:" };
+
 function HtmlBody({ text, name }: { text: string; name: string }): ReactNode {
   const [view, setView] = useState<'Source' | 'Preview'>('Source');
   return (
@@ -61,7 +69,7 @@ function HtmlBody({ text, name }: { text: string; name: string }): ReactNode {
         {view === 'Preview' && <span>Sandboxed: no scripts run, nothing is loaded.</span>}
       </div>
       {view === 'Source' ? <TextView text={text} filename={name} mimeType="text/html" /> : (
-        <iframe title="HTML preview (sandboxed, no scripts)" sandbox="" srcDoc={PREVIEW_CSP + text} referrerPolicy="no-referrer" className="h-96 w-full rounded border border-zinc-300 bg-white dark:border-zinc-600" />
+        <iframe title="HTML preview (sandboxed, no scripts)" sandbox="" {...EMBEDDED_CSP} srcDoc={PREVIEW_CSP + text} referrerPolicy="no-referrer" className="h-96 w-full rounded border border-zinc-300 bg-white dark:border-zinc-600" />
       )}
     </div>
   );

@@ -29,7 +29,7 @@ export function Tabs<Id extends string>({ tabs, selected, onSelect, label, child
   };
   return (
     <div className="flex min-h-0 flex-col">
-      <div role="tablist" aria-label={label} className="flex gap-1 border-b border-zinc-200 dark:border-zinc-700">
+      <div role="tablist" aria-label={label} className="flex flex-wrap gap-x-1 border-b border-zinc-200 dark:border-zinc-700">
         {tabs.map((tab, index) => {
           const active = tab.id === selected;
           return (
@@ -45,7 +45,7 @@ export function Tabs<Id extends string>({ tabs, selected, onSelect, label, child
               tabIndex={active ? 0 : -1}
               onClick={() => onSelect(tab.id)}
               onKeyDown={(e) => move(e, index)}
-              className={`-mb-px border-b-2 px-3 py-2 text-sm font-medium ${active ? 'border-sky-600 text-sky-700 dark:border-sky-400 dark:text-sky-300' : 'border-transparent text-zinc-600 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100'}`}
+              className={`-mb-px whitespace-nowrap border-b-2 px-3 py-2 text-sm font-medium ${active ? 'border-sky-600 text-sky-700 dark:border-sky-400 dark:text-sky-300' : 'border-transparent text-zinc-600 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100'}`}
             >
               {tab.label}
               {tab.count !== undefined && (

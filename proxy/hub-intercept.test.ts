@@ -5,39 +5,13 @@
  * decision on a hold that is gone is a plain error to the tab that made it.
  */
 import { describe, expect, it } from 'vitest';
-import type { WebSocket } from 'ws';
 import type { Rule } from '../lib/rules-types.ts';
-import { parseServerMessage, type ServerMessage } from '../lib/wire.ts';
 import type { HoldOutcome } from './hold-broker.ts';
 import { Hub } from './hub.ts';
+import { asWs, FakeSocket } from './test-socket.ts';
 import { rulesProblem } from './hub-intercept.ts';
 
-/** Just enough of a ws WebSocket: an open socket that keeps what it is sent. */
-class FakeSocket {
-  readonly OPEN = 1;
-  readyState = 1;
-  bufferedAmount = 0;
-  readonly sent: ServerMessage[] = [];
-  private readonly handlers = new Map<string, (...args: unknown[]) => void>();
-  send(text: string): void {
-    const parsed = parseServerMessage(text);
-    if (!parsed.ok) throw new Error(parsed.error);
-    this.sent.push(parsed.message);
-  }
-  on(event: string, handler: (...args: unknown[]) => void): this {
-    this.handlers.set(event, handler);
-    return this;
-  }
-  receive(message: unknown): void {
-    this.handlers.get('message')?.(Buffer.from(JSON.stringify(message)), false);
-  }
-  close(): void {}
-  of<T extends ServerMessage['type']>(type: T): Extract<ServerMessage, { type: T }>[] {
-    return this.sent.filter((m): m is Extract<ServerMessage, { type: T }> => m.type === type);
-  }
-}
 
-const asWs = (s: FakeSocket) => s as unknown as WebSocket;
 const tick = () => new Promise((resolve) => setTimeout(resolve, 20));
 
 const pauseEcho: Rule = { id: 'r1', name: 'pause echo', match: { direction: 'to-server', method: 'tools/call', name: 'echo' }, action: { type: 'pause' } };

@@ -7,29 +7,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { WebSocket } from 'ws';
-import { parseServerMessage, type ServerMessage } from '../lib/wire.ts';
 import type { GuidedFlow } from '../lib/wire-oauth.ts';
 import { Hub } from './hub.ts';
+import { asWs, FakeSocket } from './test-socket.ts';
 import { dispatchOAuth, guidedFlows, type OAuthMessage } from './hub-oauth.ts';
 
-class FakeSocket {
-  readonly OPEN = 1;
-  readyState = 1;
-  bufferedAmount = 0;
-  readonly sent: ServerMessage[] = [];
-  send(text: string): void {
-    const parsed = parseServerMessage(text);
-    if (!parsed.ok) throw new Error(parsed.error);
-    this.sent.push(parsed.message);
-  }
-  on(): this {
-    return this;
-  }
-  close(): void {}
-}
 
-const asWs = (s: FakeSocket) => s as unknown as WebSocket;
 const flowsIn = (tab: FakeSocket): GuidedFlow[] => tab.sent.flatMap((m) => (m.type === 'oauth-guided-state' ? [m.flow] : []));
 const errorsIn = (tab: FakeSocket): string[] => tab.sent.flatMap((m) => (m.type === 'error' ? [m.error.message] : []));
 

@@ -7,9 +7,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { WebSocket } from 'ws';
-import { parseServerMessage, type ServerMessage } from '../lib/wire.ts';
 import { Hub } from './hub.ts';
+import { asWs, FakeSocket } from './test-socket.ts';
 import { configurePlayground } from './hub-playground.ts';
 import { stopChild } from './test-children.ts';
 
@@ -19,39 +18,6 @@ const started: ChildProcess[] = [];
 let openai = '';
 let anthropic = '';
 
-class FakeSocket {
-  readonly OPEN = 1;
-  readyState = 1;
-  bufferedAmount = 0;
-  readonly sent: ServerMessage[] = [];
-  readonly texts: string[] = [];
-  private readonly handlers = new Map<string, (...args: unknown[]) => void>();
-  send(text: string): void {
-    const parsed = parseServerMessage(text);
-    if (!parsed.ok) throw new Error(parsed.error);
-    this.texts.push(text);
-    this.sent.push(parsed.message);
-  }
-  on(event: string, handler: (...args: unknown[]) => void): this {
-    this.handlers.set(event, handler);
-    return this;
-  }
-  receive(message: Record<string, unknown>): void {
-    this.handlers.get('message')?.(Buffer.from(JSON.stringify(message)), false);
-  }
-  close(): void {}
-  /** The first message of `type` (for `requestId`, when given), waited for. */
-  async next<T extends ServerMessage['type']>(type: T, requestId?: string, timeoutMs = 10_000): Promise<Extract<ServerMessage, { type: T }>> {
-    const until = Date.now() + timeoutMs;
-    for (;;) {
-      const found = this.sent.find((m) => m.type === type && (requestId === undefined || (m as { requestId?: string }).requestId === requestId));
-      if (found) return found as Extract<ServerMessage, { type: T }>;
-      if (Date.now() > until) throw new Error(`no ${type} message for ${requestId}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  }
-}
-const asWs = (s: FakeSocket) => s as unknown as WebSocket;
 
 function startFixture(file: string): Promise<string> {
   const child = spawn(process.execPath, [join(ROOT, 'e2e', 'fixtures', file)], { stdio: ['ignore', 'pipe', 'inherit'] });

@@ -3,33 +3,11 @@
  * message the hub cannot serialise an answer for becomes an error, not an exception.
  */
 import { describe, expect, it } from 'vitest';
-import type { WebSocket } from 'ws';
-import { parseServerMessage, type ServerMessage } from '../lib/wire.ts';
+import { type ServerMessage } from '../lib/wire.ts';
 import { Hub } from './hub.ts';
+import { asWs, FakeSocket } from './test-socket.ts';
 
-/** Just enough of a ws WebSocket: an open socket that keeps what it is sent. */
-class FakeSocket {
-  readonly OPEN = 1;
-  readyState = 1;
-  bufferedAmount = 0;
-  readonly sent: ServerMessage[] = [];
-  private readonly handlers = new Map<string, (...args: unknown[]) => void>();
-  send(text: string): void {
-    const parsed = parseServerMessage(text);
-    if (!parsed.ok) throw new Error(parsed.error);
-    this.sent.push(parsed.message);
-  }
-  on(event: string, handler: (...args: unknown[]) => void): this {
-    this.handlers.set(event, handler);
-    return this;
-  }
-  receive(text: string): void {
-    this.handlers.get('message')?.(Buffer.from(text), false);
-  }
-  close(): void {}
-}
 
-const asWs = (s: FakeSocket) => s as unknown as WebSocket;
 const tick = () => new Promise((resolve) => setTimeout(resolve, 20));
 const seqsIn = (messages: ServerMessage[]) =>
   messages.flatMap((m) => (m.type === 'events' ? m.events : m.type === 'snapshot' ? m.events : [])).map((e) => e.seq);

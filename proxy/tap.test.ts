@@ -166,7 +166,8 @@ describe('mcp-loupe --tap attached to a running Loupe', () => {
     const { loupe, client: page } = await harness.start({});
     const { client, pid } = await tapClient(['--attach', loupe.url]);
     await echo(client, 'seen by Loupe');
-    const session = await page.until(() => [...page.sessions.values()].find((s) => s.relay?.kind === 'tap' && s.relay.client?.name === 'tap-test-host'));
+    // The host's initialize names the session; the server's answer to it comes in a later update.
+    const session = await page.until(() => [...page.sessions.values()].find((s) => s.relay?.kind === 'tap' && s.relay.client?.name === 'tap-test-host' && s.serverInfo !== undefined));
     expect(session.name).toBe('tap-test-host 4.5.6');
     expect(session.status).toBe('connected');
     expect(session.serverInfo?.name).toBe('mcp-servers/everything');
