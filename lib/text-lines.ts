@@ -20,3 +20,10 @@ export function textLines(text: string, segment = SEGMENT): string[] {
   }
   return lines;
 }
+
+/** The first line of `text`, and how many there are when there are more (a History row's summary). */
+export function firstLine(text: string): string {
+  const trimmed = text.replace(/\n+$/, '');
+  const newline = trimmed.indexOf('\n');
+  return newline < 0 ? trimmed : `${trimmed.slice(0, newline)} … (${trimmed.split('\n').length} lines)`;
+}

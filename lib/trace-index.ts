@@ -17,6 +17,7 @@ import { cancelledRequestId, capabilityViolation, declaredInInitialize, frameVio
 import { deprecatedMethodViolation, frameEra, headerViolation, isMcpPost, pickBody, resultTypeViolation, serverAccepted, sessionIdViolation, standaloneGetViolation, type Era } from './trace-violations-modern.ts';
 import type { ClientCapabilityChoice, FrameEvent, HttpEvent, RequestId, StderrEvent, TraceEvent } from './wire.ts';
 import { schemaReferenceUrl, type SpecEvent } from './wire-events.ts';
+import { firstLine } from './text-lines.ts';
 
 /** Stderr text kept for the stderr stream (the rows keep every chunk too, within the event cap). */
 const STDERR_KEEP_CHARS = 64 * 1024;
@@ -41,12 +42,6 @@ function httpRow(base: HistoryRow, event: HttpEvent): HistoryRow {
   const httpSessionId = event.responseHeaders?.['mcp-session-id'] ?? event.requestHeaders['mcp-session-id'];
   const isError = event.error !== undefined || (event.status !== undefined && event.status >= 400);
   return { ...base, summary, latencyMs: event.durationMs, size: event.bodySize, httpSessionId, isError: isError || undefined };
-}
-
-function firstLine(text: string): string {
-  const trimmed = text.replace(/\n+$/, '');
-  const newline = trimmed.indexOf('\n');
-  return newline < 0 ? trimmed : `${trimmed.slice(0, newline)} … (${trimmed.split('\n').length} lines)`;
 }
 
 /** A row for an event that is neither a frame nor about one. */

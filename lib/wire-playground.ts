@@ -132,3 +132,7 @@ export type PlaygroundKeySetMessage = z.infer<typeof PlaygroundKeySetMessageSche
 export type PlaygroundModelsResultMessage = z.infer<typeof PlaygroundModelsResultMessageSchema>;
 export type PlaygroundDeltaMessage = z.infer<typeof PlaygroundDeltaMessageSchema>;
 export type PlaygroundReplyMessage = z.infer<typeof PlaygroundReplyMessageSchema>;
+
+/** The Playground's messages each way, for the unions of lib/wire.ts. */
+export const PLAYGROUND_CLIENT_MESSAGES = [PlaygroundSetKeyMessageSchema, PlaygroundForgetKeyMessageSchema, PlaygroundModelsMessageSchema, PlaygroundCallMessageSchema, PlaygroundCancelMessageSchema] as const;
+export const PLAYGROUND_SERVER_MESSAGES = [PlaygroundKeysMessageSchema, PlaygroundKeySetMessageSchema, PlaygroundModelsResultMessageSchema, PlaygroundDeltaMessageSchema, PlaygroundReplyMessageSchema] as const;

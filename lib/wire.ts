@@ -13,7 +13,8 @@ import { ListenMessageSchema, SetLogLevelMessageSchema, UnlistenMessageSchema } 
 import { DoctorReportMessageSchema, RunDoctorMessageSchema } from './wire-doctor.ts';
 import { HoldDoneMessageSchema, HoldMessageSchema, ReleaseAllMessageSchema, ReleaseHoldMessageSchema, RulesMessageSchema, SetRulesMessageSchema } from './wire-intercept.ts';
 import { HeldFrameSchema, RuleSchema } from './rules-types.ts';
-import { PlaygroundCallMessageSchema, PlaygroundCancelMessageSchema, PlaygroundDeltaMessageSchema, PlaygroundForgetKeyMessageSchema, PlaygroundKeySetMessageSchema, PlaygroundKeysMessageSchema, PlaygroundKeysSchema, PlaygroundModelsMessageSchema, PlaygroundModelsResultMessageSchema, PlaygroundReplyMessageSchema, PlaygroundSetKeyMessageSchema } from './wire-playground.ts';
+import { readRequestMessage } from './wire-request.ts';
+import { PLAYGROUND_CLIENT_MESSAGES, PLAYGROUND_SERVER_MESSAGES, PlaygroundKeysSchema } from './wire-playground.ts';
 import { OAuthForgetMessageSchema, OAuthGuidedMessageSchema, OAuthGuidedStateMessageSchema, OAuthSettingsMessageSchema } from './wire-oauth.ts';
 
 export * from './wire-base.ts';
@@ -83,7 +84,6 @@ export const SendRawMessageSchema = z.object({
    */
   headers: z.record(z.string(), z.string()).optional(),
 });
-
 
 /** The user's answer to a server→client request. */
 export const RespondMessageSchema = z.object({
@@ -202,11 +202,7 @@ export const ClientMessageSchema = z.discriminatedUnion('type', [
   SetRulesMessageSchema,
   ReleaseHoldMessageSchema,
   ReleaseAllMessageSchema,
-  PlaygroundSetKeyMessageSchema,
-  PlaygroundForgetKeyMessageSchema,
-  PlaygroundModelsMessageSchema,
-  PlaygroundCallMessageSchema,
-  PlaygroundCancelMessageSchema,
+  ...PLAYGROUND_CLIENT_MESSAGES,
 ]);
 export type ClientMessage = z.infer<typeof ClientMessageSchema>;
 export type RequestMessage = z.infer<typeof RequestMessageSchema>;
@@ -352,11 +348,7 @@ export const ServerMessageSchema = z.discriminatedUnion('type', [
   RulesMessageSchema,
   HoldMessageSchema,
   HoldDoneMessageSchema,
-  PlaygroundKeysMessageSchema,
-  PlaygroundKeySetMessageSchema,
-  PlaygroundModelsResultMessageSchema,
-  PlaygroundDeltaMessageSchema,
-  PlaygroundReplyMessageSchema,
+  ...PLAYGROUND_SERVER_MESSAGES,
 ]);
 export type ServerMessage = z.infer<typeof ServerMessageSchema>;
 export type SnapshotMessage = z.infer<typeof SnapshotMessageSchema>;
@@ -368,28 +360,6 @@ export type WorkspaceMessage = z.infer<typeof WorkspaceMessageSchema>;
 export const SNAPSHOT_TAIL_EVENTS = 200;
 
 /** Parse an incoming envelope; failures are values. */
-const positiveOrAbsent = (value: unknown): boolean => value === undefined || (typeof value === 'number' && Number.isFinite(value) && value > 0);
-
-/**
- * The hot path's message (every request the page makes) checked by hand, by the same rules as
- * RequestMessageSchema (wire.test.ts holds them to it): zod's parse of it cost about 0.13 ms a
- * call, a third of what Loupe adds to a round trip in bench/echo-latency.mjs (issue 10). Anything
- * it does not accept goes to zod, whose error then names what is wrong.
- */
-function readRequestMessage(data: Record<string, unknown>): RequestMessage | undefined {
-  const { session, id, method, params, timeoutMs, resetTimeoutOnProgress, maxTotalTimeoutMs } = data;
-  if (typeof session !== 'string' || typeof id !== 'string' || typeof method !== 'string') return undefined;
-  if (params !== undefined && (params === null || typeof params !== 'object' || Array.isArray(params))) return undefined;
-  if (!positiveOrAbsent(timeoutMs) || !positiveOrAbsent(maxTotalTimeoutMs)) return undefined;
-  if (resetTimeoutOnProgress !== undefined && typeof resetTimeoutOnProgress !== 'boolean') return undefined;
-  const message: RequestMessage = { type: 'request', session, id, method };
-  if (params !== undefined) message.params = params as Record<string, unknown>;
-  if (timeoutMs !== undefined) message.timeoutMs = timeoutMs as number;
-  if (resetTimeoutOnProgress !== undefined) message.resetTimeoutOnProgress = resetTimeoutOnProgress;
-  if (maxTotalTimeoutMs !== undefined) message.maxTotalTimeoutMs = maxTotalTimeoutMs as number;
-  return message;
-}
-
 export function parseClientMessage(text: string): { ok: true; message: ClientMessage } | { ok: false; error: string } {
   let data: unknown;
   try {

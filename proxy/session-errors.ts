@@ -14,6 +14,13 @@ export function describeTarget(config: ServerConfig): string {
   return config.kind === 'stdio' ? [config.command, ...config.args].join(' ') : config.url;
 }
 
+/** A request on a session that cannot take one: not connected, or one Loupe only watches (issue 13). */
+export function notConnectedError(relay?: { kind: 'tap' | 'gateway' }): LoupeError {
+  if (!relay) return { code: 'NOT_CONNECTED', message: 'The session is not connected.' };
+  const whose = relay.kind === 'tap' ? 'a host’s, through --tap' : 'a client’s, through the gateway';
+  return { code: 'NOT_CONNECTED', message: `Loupe watches this session (${whose}); it sends nothing of its own on it.` };
+}
+
 export function exitError(code: number | null, signal: string | null, stderrTail: string, when: string): LoupeError {
   const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
   return {

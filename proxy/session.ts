@@ -17,7 +17,7 @@ import { DEFAULT_SERVER_REQUEST_TIMEOUT_MS, type ServerRequestBroker } from './s
 import { DEFAULT_REQUEST_TIMEOUT_MS, RequestTimer } from './request-timer.ts';
 import type { StdioTapTransport } from './stdio-transport.ts';
 import { TraceRecorder, now } from './trace-recorder.ts';
-import { describeTarget, exitError } from './session-errors.ts';
+import { describeTarget, exitError, notConnectedError } from './session-errors.ts';
 import { SessionOAuth, type OAuthContext } from './session-oauth.ts';
 import type { OAuthSettings } from '../lib/wire-oauth.ts';
 import type { PipelineContext } from './pipeline-context.ts';
@@ -27,7 +27,6 @@ import { DEFAULT_CONNECT_TIMEOUT_MS, type ClientSideOptions, type RequestOptions
 
 /** The SDK Client of either generation, as far as the session uses it. */
 type AnyClient = Pick<Client, 'close'>;
-
 
 export class Session {
   private client?: AnyClient;
@@ -66,6 +65,7 @@ export class Session {
 
   /** Interception (issue 13): what the session's frame pipeline reads; the engine sets it. */
   pipeline?: PipelineContext;
+  private relayStop?: () => Promise<void>;
 
   /** OAuth for a remote server (issue 11); absent where the engine gives no context (tests). */
   readonly oauth?: SessionOAuth;
@@ -299,28 +299,21 @@ export class Session {
   }
 
   private notConnected(): LoupeError {
-    const relay = this.info.relay;
-    if (relay && this.statusValue === 'connected') return { code: 'NOT_CONNECTED', message: `Loupe watches this session (${relay.kind === 'tap' ? 'a host’s, through --tap' : 'a client’s, through the gateway'}); it sends nothing of its own on it.` };
-    return { code: 'NOT_CONNECTED', message: 'The session is not connected.' };
+    return notConnectedError(this.statusValue === 'connected' ? this.info.relay : undefined);
   }
 
-  /**
-   * A session Loupe watches rather than makes (issue 13): the tap endpoint or the gateway feeds
-   * its trace; `stop` ends the watching (a tap detaches, a gateway client session is closed).
-   */
+  /** A session Loupe watches (issue 13): the tap endpoint or gateway feeds it; `stop` ends the watching. */
   adoptRelay(relay: NonNullable<SessionInfo['relay']>, transport: 'stdio' | 'http', stop: () => Promise<void>): void {
     this.relayStop = stop;
     this.info = { relay, transport };
     this.setStatus('connected');
   }
 
-  /** What the relayed traffic told (the host's clientInfo, the server's initialize result). */
   updateRelay(patch: Partial<Omit<SessionInfo, 'id' | 'name' | 'config' | 'status' | 'since'>>): void {
     Object.assign(this.info, patch);
     this.announce();
   }
 
-  /** The watched session ended (the host or the server went, or the tap detached). */
   endRelay(error?: LoupeError): void {
     if (!this.relayStop) return;
     this.relayStop = undefined;
@@ -328,8 +321,6 @@ export class Session {
     if (error) this.fail(error);
     else this.setStatus('disconnected');
   }
-
-  private relayStop?: () => Promise<void>;
 
   /** Opens the `subscriptions/listen` stream of a 2026-07-28 session (replacing an open one). */
   async listen(filter: SubscriptionFilter): Promise<LoupeError | undefined> {
@@ -405,6 +396,5 @@ export class Session {
     this.onChange(this.snapshot());
   }
 }
-
 
 export { now };
