@@ -6,7 +6,9 @@
 // page's storage or the trace, and axe on the tab, light and dark.
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
+import type { LoupePage } from './pages/loupe-page.ts';
 import { PlaygroundPage } from './pages/playground-page.ts';
+import type { Loupe } from './support/loupe.ts';
 import { expectNoSeriousAxeFindings } from './support/axe.ts';
 import { spawnProc, stopProc, waitForOutput, type Proc } from './support/processes.ts';
 import { EVERYTHING } from './support/servers.ts';
@@ -71,14 +73,20 @@ async function setRules(page: Page, wsUrl: string, rules: unknown[]): Promise<vo
   );
 }
 
+/** Loupe on server-everything, connected, with the Playground tab open. */
+async function openPlayground(launch: (target?: string[]) => Promise<Loupe>, loupe: LoupePage): Promise<{ app: Loupe; play: PlaygroundPage }> {
+  const app = await launch(['node', EVERYTHING, 'stdio']);
+  await loupe.open(app.url);
+  await loupe.waitForStatus('Connected');
+  const play = new PlaygroundPage(loupe);
+  await play.open();
+  return { app, play };
+}
+
 test.describe('the Playground', () => {
   test('OpenAI-compatible: a two-step echo with Approve, each step linked to History; the key is nowhere in storage or the trace', async ({ launch, loupe, page }) => {
     const model = await llm('openai');
-    const app = await launch(['node', EVERYTHING, 'stdio']);
-    await loupe.open(app.url);
-    await loupe.waitForStatus('Connected');
-    const play = new PlaygroundPage(loupe);
-    await play.open();
+    const { app, play } = await openPlayground(launch, loupe);
     await expect(play.checkbox('Approve every call')).not.toBeChecked();
     await play.setUp({ provider: 'OpenAI-compatible', baseUrl: model.baseUrl, key: KEY, model: 'script-echo' });
     // Listed only on the person's press: the tab itself asks the provider nothing.
@@ -147,11 +155,7 @@ test.describe('the Playground', () => {
   test('Anthropic (streamed): Deny goes back to the model as a refusal it answers; Compare runs a second model side by side', async ({ launch, loupe, page }) => {
     const anthropic = await llm('anthropic');
     const openai = await llm('openai');
-    const app = await launch(['node', EVERYTHING, 'stdio']);
-    await loupe.open(app.url);
-    await loupe.waitForStatus('Connected');
-    const play = new PlaygroundPage(loupe);
-    await play.open();
+    const { play } = await openPlayground(launch, loupe);
     await play.setUp({ provider: 'Anthropic', baseUrl: anthropic.baseUrl, key: KEY, model: 'script-echo' });
     await play.send('please echo this');
     const act = play.act('echo');
@@ -174,11 +178,7 @@ test.describe('the Playground', () => {
 
   test('Stop during a tool call cancels it (notifications/cancelled in History); a permission gate’s refusal reaches the model', async ({ launch, loupe, page }) => {
     const model = await llm('openai');
-    const app = await launch(['node', EVERYTHING, 'stdio']);
-    await loupe.open(app.url);
-    await loupe.waitForStatus('Connected');
-    const play = new PlaygroundPage(loupe);
-    await play.open();
+    const { app, play } = await openPlayground(launch, loupe);
     await play.setUp({ provider: 'OpenAI-compatible', baseUrl: model.baseUrl, key: KEY, model: 'script-slow-tool' });
     await play.checkbox('Approve every call').check();
     await play.send('take your time');

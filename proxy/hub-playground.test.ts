@@ -4,34 +4,20 @@
  * reference, a call is recorded as a `provider` event in the session's trace with the key masked,
  * the environment's keys are listed by name, and no message to a page carries a key.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { join, resolve } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Hub } from './hub.ts';
 import { asWs, FakeSocket } from './test-socket.ts';
 import { configurePlayground } from './hub-playground.ts';
-import { stopChild } from './test-children.ts';
+import { startLlmFixture, stopChild } from './test-children.ts';
 
-const ROOT = resolve(import.meta.dirname, '..');
 const KEY = 'test-key';
 const started: ChildProcess[] = [];
 let openai = '';
 let anthropic = '';
 
 
-function startFixture(file: string): Promise<string> {
-  const child = spawn(process.execPath, [join(ROOT, 'e2e', 'fixtures', file)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  started.push(child);
-  return new Promise((done, fail) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const found = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (found) done(`${found[1]}/v1`);
-    });
-    child.on('exit', (code) => fail(new Error(`${file} exited with ${code} before it listened`)));
-  });
-}
+const startFixture = async (file: string): Promise<string> => `${await startLlmFixture(file, started)}/v1`;
 
 beforeAll(async () => {
   [openai, anthropic] = await Promise.all([startFixture('llm-openai.mjs'), startFixture('llm-anthropic.mjs')]);

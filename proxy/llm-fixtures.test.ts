@@ -4,7 +4,7 @@
  * the adapter, sent with fetch, and read back by the adapter (streamed and not); the tool calls go
  * to a real server-everything over stdio. What the proxy will do, minus the page.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -13,25 +13,13 @@ import { advance, createLoop, loopSteps, type LoopEffect, type LoopState } from 
 import { buildToolset, jsonOf, textOf, type ModelReply, type ModelRequest, type Outcome, type ProviderAdapter, type ProviderConfig, type StreamDelta } from '../lib/playground-types.ts';
 import { anthropicAdapter } from '../lib/provider-anthropic.ts';
 import { openaiAdapter } from '../lib/provider-openai.ts';
-import { stopChild } from './test-children.ts';
+import { startLlmFixture, stopChild } from './test-children.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const KEY = 'test-key';
 const started: ChildProcess[] = [];
 
-function startFixture(file: string): Promise<string> {
-  const child = spawn(process.execPath, [join(ROOT, 'e2e', 'fixtures', file)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  started.push(child);
-  return new Promise((done, fail) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const found = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (found) done(found[1]);
-    });
-    child.on('exit', (code) => fail(new Error(`${file} exited with ${code} before it listened`)));
-  });
-}
+const startFixture = (file: string): Promise<string> => startLlmFixture(file, started);
 
 interface Provider {
   label: string;

@@ -4,35 +4,21 @@
  * started here for what the fixtures do not do (a stream that stalls, a runaway body). Checks the
  * words users see for every failure, and that the key is only ever in the request header.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textOf, type ProviderConfig, type ProviderKind, type StreamDelta } from '../lib/playground-types.ts';
 import { callModel, listModels, RECORDED_BODY_LIMIT } from './playground-provider.ts';
-import { stopChild } from './test-children.ts';
+import { startLlmFixture, stopChild } from './test-children.ts';
 
-const ROOT = resolve(import.meta.dirname, '..');
 const KEY = 'test-key';
 const started: ChildProcess[] = [];
 const bases: Record<ProviderKind, string> = { anthropic: '', 'openai-compatible': '' };
 let slow: Server;
 let slowBase = '';
 
-function startFixture(file: string): Promise<string> {
-  const child = spawn(process.execPath, [join(ROOT, 'e2e', 'fixtures', file)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  started.push(child);
-  return new Promise((done, fail) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const found = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (found) done(found[1]);
-    });
-    child.on('exit', (code) => fail(new Error(`${file} exited with ${code} before it listened`)));
-  });
-}
+const startFixture = (file: string): Promise<string> => startLlmFixture(file, started);
 
 /**
  * `/v1/messages` streams the start of a reply, then stalls; `/v1/models` refuses the key and quotes

@@ -35,3 +35,18 @@ export async function stopChild(child: ChildProcess): Promise<void> {
   await exited;
   clearTimeout(timer);
 }
+
+/** Starts an LLM fixture of e2e/fixtures (llm-openai.mjs, llm-anthropic.mjs); resolves to its origin once it listens. */
+export function startLlmFixture(file: string, started: ChildProcess[]): Promise<string> {
+  const child = spawn(process.execPath, [join(resolve(import.meta.dirname, '..'), 'e2e', 'fixtures', file)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  started.push(child);
+  return new Promise((done, fail) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const found = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (found) done(found[1]);
+    });
+    child.on('exit', (code) => fail(new Error(`${file} exited with ${code} before it listened`)));
+  });
+}
