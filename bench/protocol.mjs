@@ -21,7 +21,8 @@ import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/clien
 import { Client as ClientV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
 import { BenchWireClient } from './lib/wire-client.mjs';
-import { busyWarning, checkEcho, isMain, machine, mb, median, ms, printTable, requireBuilt, ROOT, sampleRss, serverEverything, spawnUntilLine, startLoupe, stop, summarize, timed, writeResults } from './lib/common.mjs';
+import { echoSide } from './lib/sdk-echo.mjs';
+import { busyWarning, checkEcho, isMain, machine, mb, median, ms, printTable, requireBuilt, ROOT, sampleRss, serverEverything, spawnUntilLine, startLoupe, stop, summarize, interleaved, writeResults } from './lib/common.mjs';
 
 const TARGET_RATIO = 1.5;
 const WARMUP = 20;
@@ -56,24 +57,13 @@ async function openDirect(kind, command, args) {
   const transport = kind === 'v1' ? new StdioV1({ command, args, stderr: 'pipe' }) : new StdioV2({ command, args, stderr: 'pipe' });
   await client.connect(transport);
   transport.stderr?.resume();
-  let n = 0;
-  const call = async () => {
-    const message = `hello ${n++}`;
-    checkEcho(await client.callTool({ name: 'echo', arguments: { message } }), message);
-  };
-  return { call, close: () => client.close() };
+  return echoSide(client);
 }
 
 
-/** Runs the sides' calls interleaved block by block; returns each side's round trips. */
+/** Runs the sides' calls interleaved block by block; returns each side's round trips, summarised. */
 async function interleave(sides) {
-  for (const side of sides) await timed(side.call, WARMUP);
-  const times = sides.map(() => []);
-  for (let block = 0; block < BLOCKS; block++) {
-    const order = sides.map((side, i) => [side, times[i]]);
-    for (const [side, into] of block % 2 === 0 ? order : order.reverse()) await timed(side.call, CALLS_PER_BLOCK, into);
-  }
-  return times.map(summarize);
+  return (await interleaved(sides, { warmup: WARMUP, blocks: BLOCKS, calls: CALLS_PER_BLOCK })).map(summarize);
 }
 
 /** A fresh process per run: import and connect times, then its idle RSS. */

@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BenchWireClient } from './lib/wire-client.mjs';
-import { busyWarning, checkEcho, isMain, machine, ms, printTable, requireBuilt, ROOT, serverEverything, startLoupe, stop, summarize, timed, writeResults } from './lib/common.mjs';
+import { busyWarning, checkEcho, isMain, machine, ms, printTable, requireBuilt, ROOT, serverEverything, startLoupe, stop, summarize, interleaved, writeResults } from './lib/common.mjs';
 
 const TARGET_RATIO = 1.05;
 const WARMUP = 20;
@@ -56,13 +56,9 @@ async function main() {
   writeFileSync(disabledFile, JSON.stringify({ rules: tenRules(false) }));
   writeFileSync(idleFile, JSON.stringify({ rules: tenRules(true) }));
   const sides = await Promise.all([openLoupe(undefined), openLoupe(disabledFile), openLoupe(idleFile)]);
-  const times = sides.map(() => []);
+  let times;
   try {
-    for (const side of sides) await timed(side.call, WARMUP);
-    const order = sides.map((side, i) => [side, times[i]]);
-    for (let block = 0; block < BLOCKS; block++) {
-      for (const [side, into] of block % 2 === 0 ? order : [...order].reverse()) await timed(side.call, CALLS_PER_BLOCK, into);
-    }
+    times = await interleaved(sides, { warmup: WARMUP, blocks: BLOCKS, calls: CALLS_PER_BLOCK });
   } finally {
     await Promise.allSettled(sides.map((side) => side.close()));
     rmSync(dir, { recursive: true, force: true });

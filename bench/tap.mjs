@@ -15,7 +15,7 @@
  */
 import path from 'node:path';
 import { openSdkEcho } from './lib/sdk-echo.mjs';
-import { busyWarning, CLI, isMain, LOUPE_NODE_ARGS, machine, ms, printTable, requireBuilt, ROOT, serverEverything, summarize, timed, writeResults } from './lib/common.mjs';
+import { busyWarning, CLI, isMain, LOUPE_NODE_ARGS, machine, ms, printTable, requireBuilt, ROOT, serverEverything, summarize, interleaved, writeResults } from './lib/common.mjs';
 
 const TARGET_ADDED_MS = 0.05;
 const WARMUP = 50;
@@ -34,17 +34,9 @@ async function main() {
     openSdkEcho('bench-direct', command, args),
     withFloor ? openSdkEcho('bench-floor', process.execPath, ['-e', FLOOR, command, ...args]) : undefined,
   ]);
-  const tapMs = [];
-  const directMs = [];
-  const floorMs = [];
+  let tapMs, directMs, floorMs;
   try {
-    await timed(tap.call, WARMUP);
-    await timed(direct.call, WARMUP);
-    if (floor) await timed(floor.call, WARMUP);
-    const sides = [[tap, tapMs], [direct, directMs], ...(floor ? [[floor, floorMs]] : [])];
-    for (let block = 0; block < BLOCKS; block++) {
-      for (const [side, into] of block % 2 === 0 ? sides : [...sides].reverse()) await timed(side.call, CALLS_PER_BLOCK, into);
-    }
+    [tapMs, directMs, floorMs = []] = await interleaved([tap, direct, ...(floor ? [floor] : [])], { warmup: WARMUP, blocks: BLOCKS, calls: CALLS_PER_BLOCK });
   } finally {
     await Promise.allSettled([tap.close(), direct.close(), floor?.close()]);
   }

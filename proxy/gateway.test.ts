@@ -16,6 +16,7 @@ import { launch, type RunningLoupe } from './launch.ts';
 import type { Session } from './session.ts';
 import { stopChild } from './test-children.ts';
 import { testUiRoot } from './test-harness.ts';
+import { processAlive } from './process-group.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const uiRoot = testUiRoot();
@@ -55,15 +56,6 @@ async function until<T>(check: () => T | undefined | false, what: string, ms = 1
 }
 
 const gatewaySessions = (engine: RunningLoupe['hub']['engine']): Session[] => engine.sessionList().filter((s) => s.snapshot().relay?.kind === 'gateway');
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The live child processes of `pid` whose command line mentions `what`, from /proc (Linux). */
 function childrenOf(pid: number, what: string): number[] {
@@ -158,7 +150,7 @@ describe('the gateway in front of server-everything over stdio', () => {
 
     // Nothing outlives Loupe: closing it stops both servers.
     await running.splice(0)[0].close();
-    for (const pid of pids) expect(alive(pid!)).toBe(false);
+    for (const pid of pids) expect(processAlive(pid!)).toBe(false);
   });
 
   it('sends a call’s progress on that call’s own stream, with two calls in flight', async () => {
@@ -200,12 +192,12 @@ describe('the gateway in front of server-everything over stdio', () => {
     await client.listTools();
     const session = await until(() => gatewaySessions(engine)[0], 'the gateway session');
     const pid = session.snapshot().relay!.pid!;
-    expect(alive(pid)).toBe(true);
+    expect(processAlive(pid)).toBe(true);
     const sessionId = transport.sessionId!;
     // Gone without a word: its connections close, no DELETE is sent.
     await transport.close();
     await until(() => session.snapshot().status === 'disconnected', 'the reaped session', 8000);
-    await until(() => !alive(pid), 'the server process to end', 5000);
+    await until(() => !processAlive(pid), 'the server process to end', 5000);
     const note = session.trace.all().find((e) => e.kind === 'transport' && e.message.includes('without a request'));
     expect(note && note.kind === 'transport' && note.message).toBe('Gateway: Closed after 1 second without a request from the client.');
     const later = await raw(url, { ...POST_HEADERS, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' }, JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/list' }));
@@ -229,7 +221,7 @@ describe('the gateway in front of server-everything over stdio', () => {
     const sessionId = transport.sessionId!;
     await transport.terminateSession();
     await until(() => session.snapshot().status === 'disconnected', 'the ended session');
-    await until(() => !alive(pid), 'the server process to end', 5000);
+    await until(() => !processAlive(pid), 'the server process to end', 5000);
     expect(session.trace.all().some((e) => e.kind === 'transport' && e.message === 'Gateway: The client ended its session (DELETE).')).toBe(true);
     const later = await raw(url, { ...POST_HEADERS, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' }, JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'ping' }));
     expect(later.status).toBe(404);
@@ -243,7 +235,7 @@ describe('the gateway in front of server-everything over stdio', () => {
     const session = await until(() => gatewaySessions(engine)[0], 'the gateway session');
     const pid = session.snapshot().relay!.pid!;
     await engine.removeSession(session.id);
-    await until(() => !alive(pid), 'the server process to end', 5000);
+    await until(() => !processAlive(pid), 'the server process to end', 5000);
     await expect(client.ping()).rejects.toThrow(/404|Session not found/);
   });
 
@@ -316,6 +308,6 @@ describe('the command line', () => {
     const servers = childrenOf(child.pid!, 'server-everything');
     expect(servers.length).toBe(1);
     await stopChild(child);
-    await until(() => servers.every((pid) => !alive(pid)), 'the gateway’s server to end with Loupe', 5000);
+    await until(() => servers.every((pid) => !processAlive(pid)), 'the gateway’s server to end with Loupe', 5000);
   });
 });

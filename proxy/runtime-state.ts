@@ -9,6 +9,7 @@
 import { chmodSync, lstatSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { processAlive } from './process-group.ts';
 
 export interface RuntimeState {
   url: string;
@@ -81,7 +82,7 @@ export function readRuntimeState(dir = runtimeDir()): StoredRuntimeState | undef
     return undefined;
   }
   const state = readStateFile(path);
-  return state && alive(state.pid) ? state : undefined;
+  return state && processAlive(state.pid) ? state : undefined;
 }
 
 function readStateFile(path: string): StoredRuntimeState | undefined {
@@ -97,12 +98,3 @@ function readStateFile(path: string): StoredRuntimeState | undefined {
   return { url: v.url, pid: v.pid, version: typeof v.version === 'string' ? v.version : '', startedAt: typeof v.startedAt === 'number' ? v.startedAt : 0 };
 }
 
-/** kill(pid, 0): ESRCH is gone; EPERM is a process of another user, so not the Loupe that wrote our file. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -7,8 +7,7 @@
  * process group (servers are often `npx` → `sh` → `node`). See docs/architecture.md, "The proxy".
  */
 import { existsSync, statSync } from 'node:fs';
-import { delimiter } from 'node:path';
-import { spawn as spawnPlain, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import type { Writable } from 'node:stream';
 import spawn from 'cross-spawn';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -21,22 +20,12 @@ import { LineSplitter } from './line-splitter.ts';
 import { rememberText, textOf } from './frame-text.ts';
 import { stringifySafe } from '../lib/safe-json.ts';
 import type { TraceRecorder } from './trace-recorder.ts';
-import { groupAlive } from './process-group.ts';
+import { KILL_GRACE_MS, KILL_WAIT_MS, signalGroup, spawnFailure, stopGroup } from './process-group.ts';
 import { watchProcessGroup, type Watchdog } from './watchdog.ts';
 
 const STDERR_TAIL_BYTES = 8 * 1024;
-/**
- * SIGTERM → SIGKILL grace for the server's process group. Short enough that grace + escalation
- * fit well inside the CLI's 5 s hard exit (cli.ts), with every session stopped in parallel.
- */
-export const KILL_GRACE_MS = 1_500;
-/** After SIGKILL (or for the leader's 'close' once the group is gone): how long to wait at most. */
-const KILL_WAIT_MS = 1_000;
 /** A write that failed: how long to wait for the exit that usually follows, to report it. */
 const EXIT_AFTER_BROKEN_PIPE_MS = 2_000;
-const POLL_MS = 25;
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 async function within(promise: Promise<void>, ms: number): Promise<boolean> {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -125,7 +114,7 @@ export class StdioTapTransport implements Transport {
     if (child.pid !== undefined) this.watchdog = watchProcessGroup(child.pid, KILL_GRACE_MS);
     await new Promise<void>((resolve, reject) => {
       child.once('spawn', () => resolve());
-      child.once('error', (error: NodeJS.ErrnoException) => reject(new TransportStartError(this.spawnError(error, env.PATH))));
+      child.once('error', (error: NodeJS.ErrnoException) => reject(new TransportStartError(spawnFailure(command, error, env.PATH))));
     });
     this.trace.record({ kind: 'transport', level: 'info', message: `Started ${command} (pid ${child.pid})` });
     this.wire(child);
@@ -158,7 +147,7 @@ export class StdioTapTransport implements Transport {
 
   /** A `kill` rule (issue 13): SIGKILL the whole process group at once, no grace; the exit is recorded as usual. */
   kill(): void {
-    this.signalGroup('SIGKILL');
+    if (this.child) signalGroup(this.child, 'SIGKILL');
   }
 
   /**
@@ -205,34 +194,11 @@ export class StdioTapTransport implements Transport {
     if (child && child.pid !== undefined) {
       // Drop anything still queued (a 20 MB write): the server sees EOF at once.
       child.stdin?.destroy();
-      if (this.groupAlive()) {
-        this.signalGroup('SIGTERM');
-        if (!(await this.groupGone(KILL_GRACE_MS))) {
-          this.signalGroup('SIGKILL');
-          await this.groupGone(KILL_WAIT_MS);
-        }
-      }
+      await stopGroup(child, () => this.exitInfo !== undefined);
       await within(this.exited, KILL_WAIT_MS);
     }
     await this.watchdog?.release();
     this.finish();
-  }
-
-  /** Whether any process of the child's group is still there (POSIX: kill(-pgid, 0)). */
-  private groupAlive(): boolean {
-    const child = this.child;
-    if (child?.pid === undefined) return false;
-    if (process.platform === 'win32') return child.exitCode === null && child.signalCode === null;
-    return groupAlive(child.pid);
-  }
-
-  private async groupGone(ms: number): Promise<boolean> {
-    const deadline = Date.now() + ms;
-    while (this.groupAlive() || !this.exitInfo) {
-      if (Date.now() >= deadline) return false;
-      await sleep(POLL_MS);
-    }
-    return true;
   }
 
   private checkBeforeSpawn(): LoupeError | undefined {
@@ -241,23 +207,6 @@ export class StdioTapTransport implements Transport {
       return { code: 'SPAWN_FAILED', message: `Working directory not found: ${cwd}` };
     }
     return undefined;
-  }
-
-  private spawnError(error: NodeJS.ErrnoException, path: string | undefined): LoupeError {
-    const { command } = this.config;
-    if (error.code === 'ENOENT') {
-      const pathSearched = (path ?? '').split(delimiter).filter(Boolean);
-      return {
-        code: 'COMMAND_NOT_FOUND',
-        message: `Command not found: ${command}`,
-        hint: command.includes('/') ? 'Check the path to the executable.' : 'Install it, or give its full path.',
-        detail: { pathSearched },
-      };
-    }
-    if (error.code === 'EACCES') {
-      return { code: 'SPAWN_FAILED', message: `Permission denied running ${command}`, hint: 'Is the file executable (chmod +x)?' };
-    }
-    return { code: 'SPAWN_FAILED', message: `Could not start ${command}: ${error.message}` };
   }
 
   private wire(child: ChildProcess): void {
@@ -280,19 +229,6 @@ export class StdioTapTransport implements Transport {
     if (this.closed) return;
     this.closed = true;
     this.onclose?.();
-  }
-
-  private signalGroup(signal: NodeJS.Signals): void {
-    const pid = this.child?.pid;
-    if (pid === undefined) return;
-    try {
-      // Windows has neither process groups nor SIGTERM (child.kill is TerminateProcess): kill the
-      // tree with taskkill /T /F while its root is still there to find it by.
-      if (process.platform === 'win32') killTreeOnWindows(this.child, pid);
-      else process.kill(-pid, signal);
-    } catch {
-      // Already gone: nothing to stop.
-    }
   }
 
   private onStdout(chunk: Buffer): void {
@@ -333,9 +269,4 @@ export class StdioTapTransport implements Transport {
     const shape = classifyMessage(message);
     this.trace.record({ kind: 'frame', dir, raw, size: Buffer.byteLength(raw), ...shape });
   }
-}
-
-function killTreeOnWindows(child: ChildProcess | undefined, pid: number): void {
-  const taskkill = spawnPlain('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true });
-  taskkill.once('error', () => child?.kill());
 }

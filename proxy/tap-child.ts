@@ -5,18 +5,14 @@
  * servers. Its environment is the tap's own plus `-e`: the host chose the tap's environment for
  * the server it thinks it starts (API keys in its config's `env`), so none of it is filtered out.
  */
-import { spawn as spawnPlain, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { constants } from 'node:os';
 import spawn from 'cross-spawn';
 import type { StdioConfig } from '../lib/server-config-types.ts';
-import { groupAlive } from './process-group.ts';
+import { KILL_GRACE_MS, signalGroup, spawnFailure, stopGroup } from './process-group.ts';
 import { watchProcessGroup, type Watchdog } from './watchdog.ts';
 
-/** stdio-transport.ts's grace (not imported from it: that module loads the SDK, which the tap never needs). */
-const KILL_GRACE_MS = 1_500;
-const KILL_WAIT_MS = 1_000;
-const POLL_MS = 25;
 
 export interface ServerExit {
   code: number | null;
@@ -66,7 +62,8 @@ export class TapChild {
       child.once('spawn', () => resolve(tapChild));
       child.once('error', (error: NodeJS.ErrnoException) => {
         void tapChild.watchdog?.release();
-        reject(new Error(startError(config.command, error)));
+        const failure = spawnFailure(config.command, error, config.env?.PATH ?? process.env.PATH);
+        reject(new Error(failure.hint ? `${failure.message}. ${failure.hint}` : failure.message));
       });
     });
   }
@@ -77,7 +74,7 @@ export class TapChild {
 
   /** SIGKILL the group at once (a `kill` rule). */
   kill(): void {
-    this.signal('SIGKILL');
+    signalGroup(this.process, 'SIGKILL');
   }
 
   /** Stops the whole group: SIGTERM, SIGKILL after the grace if any member is left. Idempotent. */
@@ -87,49 +84,7 @@ export class TapChild {
   }
 
   private async stopGroup(): Promise<void> {
-    if (this.alive()) {
-      this.signal('SIGTERM');
-      if (!(await this.gone(KILL_GRACE_MS))) {
-        this.signal('SIGKILL');
-        await this.gone(KILL_WAIT_MS);
-      }
-    }
+    await stopGroup(this.process, () => this.exit !== undefined);
     await this.watchdog?.release();
   }
-
-  private alive(): boolean {
-    const pid = this.process.pid;
-    if (pid === undefined) return false;
-    if (process.platform === 'win32') return this.exit === undefined;
-    return groupAlive(pid);
-  }
-
-  private async gone(ms: number): Promise<boolean> {
-    const deadline = Date.now() + ms;
-    while (this.alive() || !this.exit) {
-      if (Date.now() >= deadline) return false;
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-    }
-    return true;
-  }
-
-  private signal(signal: NodeJS.Signals): void {
-    const pid = this.process.pid;
-    if (pid === undefined) return;
-    try {
-      if (process.platform === 'win32') {
-        // No process groups there: taskkill stops the tree while its root is still there to find it by.
-        const taskkill = spawnPlain('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true });
-        taskkill.once('error', () => this.process.kill());
-      } else process.kill(-pid, signal);
-    } catch {
-      // Already gone.
-    }
-  }
-}
-
-function startError(command: string, error: NodeJS.ErrnoException): string {
-  if (error.code === 'ENOENT') return `Command not found: ${command}. ${command.includes('/') ? 'Check the path to the executable.' : 'Install it, or give its full path.'}`;
-  if (error.code === 'EACCES') return `Permission denied running ${command}: is the file executable (chmod +x)?`;
-  return `Could not start ${command}: ${error.message}`;
 }

@@ -15,7 +15,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FrameEvent, TraceEvent } from '../lib/wire.ts';
-import { groupAlive } from './process-group.ts';
+import { groupAlive, processAlive } from './process-group.ts';
 import { stopChild } from './test-children.ts';
 import { LoupeHarness } from './test-harness.ts';
 import { writeRuntimeState } from './runtime-state.ts';
@@ -72,15 +72,8 @@ async function tapClient(tapArgs: string[], env: Record<string, string> = {}) {
 }
 
 async function gone(pid: number): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return;
-    }
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`process ${pid} is still running`);
+  for (let i = 0; i < 200 && processAlive(pid); i++) await new Promise((r) => setTimeout(r, 25));
+  if (processAlive(pid)) throw new Error(`process ${pid} is still running`);
 }
 
 function readRecording(path: string): TraceEvent[] {

@@ -13,6 +13,7 @@ import type { ServerMessage, SessionInfo } from '../lib/wire.ts';
 import { parseWorkspace } from '../lib/workspace.ts';
 import type { WireTestClient } from './test-client.ts';
 import { LoupeHarness } from './test-harness.ts';
+import { processAlive } from './process-group.ts';
 
 const FIXTURE = fileURLToPath(new URL('../e2e/fixtures/workspace-server.mjs', import.meta.url));
 const SENTINEL = 'sk-SENTINEL-7f3a9c-never-on-the-wire';
@@ -128,7 +129,7 @@ describe('servers added, edited, restarted and removed from the page', () => {
     const pid = a.pid!;
     client.send({ type: 'remove-server', session: a.id });
     for (const tab of [client, other]) await tab.until(() => tab.messages.some((m) => m.type === 'session-removed' && m.session === a.id), 5_000, 'session-removed');
-    await client.until(() => !isAlive(pid), 5_000, 'the process to stop');
+    await client.until(() => !processAlive(pid), 5_000, 'the process to stop');
     expect(client.sessions.has(a.id)).toBe(false);
     const reloaded = await harness.open(loupe);
     await reloaded.until(() => reloaded.messages[0]?.type === 'snapshot');
@@ -136,15 +137,6 @@ describe('servers added, edited, restarted and removed from the page', () => {
     expect(snapshot.sessions.map((s) => s.name)).toEqual(['b']);
   });
 });
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('subscriptions', () => {
   it('full events only for subscribed sessions (a trace-reset first), stats for the others', async () => {

@@ -264,6 +264,21 @@ export async function timed(call, count, into) {
   }
 }
 
+/**
+ * Each side's `call` `warmup` times, then `blocks` blocks of `calls`, the sides interleaved block
+ * by block with the order reversed every other block (so that a noisy machine hits all alike).
+ * Returns each side's round trips in ms.
+ */
+export async function interleaved(sides, { warmup, blocks, calls }) {
+  for (const side of sides) await timed(side.call, warmup);
+  const times = sides.map(() => []);
+  const order = sides.map((side, i) => [side, times[i]]);
+  for (let block = 0; block < blocks; block++) {
+    for (const [side, into] of block % 2 === 0 ? order : [...order].reverse()) await timed(side.call, calls, into);
+  }
+  return times;
+}
+
 /** Waits until `check()` holds, woken by `state.wake` (a WebSocket message) or every 100 ms. */
 export async function until(state, check, timeoutMs, what) {
   const deadline = Date.now() + timeoutMs;

@@ -12,6 +12,11 @@ export async function openSdkEcho(name, command, args) {
   const client = new Client({ name, version: '0.0.0' }, { capabilities: {} });
   await client.connect(transport);
   transport.stderr?.resume();
+  return echoSide(client);
+}
+
+/** A connected SDK Client (1.x or v2) as a benchmark side: `call` is one checked echo, `close` ends it. */
+export function echoSide(client) {
   let n = 0;
   const call = async () => {
     const message = `hello ${n++}`;
