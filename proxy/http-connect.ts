@@ -12,6 +12,7 @@ import { probeAuthDiscovery, type ProbeStep } from './http-auth-probe.ts';
 import { describeAttemptFailure } from './http-failure.ts';
 import { createHttpTap, type HttpFailure, type HttpTap, type TapHooks, type VersionFacts, type WaitingExchange } from './http-tap.ts';
 import { pluralEvents } from './http-sse-watch.ts';
+import { withUserHeaders } from './http-user-headers.ts';
 import type { SessionOAuth } from './session-oauth.ts';
 import type { TraceRecorder } from './trace-recorder.ts';
 import type { PipelineContext } from './pipeline-context.ts';
@@ -101,16 +102,17 @@ const MAX_SIGN_INS = 2;
 async function attempt(kind: 'http' | 'sse', config: HttpConfig, trace: TraceRecorder, initialize: Initialize, session?: RemoteSession, oauth?: SessionOAuth, signIns = 0, pipeline?: PipelineContext): Promise<HttpAttempt> {
   const tap = createHttpTap(trace, kind, tapHooks(session), config.url);
   const url = new URL(config.url);
-  const requestInit = { headers: config.headers };
+  // The user's headers are added per request, never as the SDK's requestInit (which its OAuth requests to other origins carry too).
+  const scoped = withUserHeaders(tap.fetch, config.url, config.headers, tap.isServerEndpoint);
   // The SDK runs the protocol (discovery, registration, PKCE, refresh, step-up) with this provider.
   const authProvider = await oauth?.provider(config.url);
   // A 403 insufficient_scope is noted so that the SDK's step-up signs in anew instead of refreshing.
-  const fetch = authProvider ? authProvider.watchChallenges(tap.fetch) : tap.fetch;
+  const fetch = authProvider ? authProvider.watchChallenges(scoped) : scoped;
   oauth?.useFetch(tap.fetch);
   const transport =
     kind === 'http'
-      ? new StreamableHTTPClientTransport(url, { fetch, requestInit, authProvider })
-      : new SSEClientTransport(url, { fetch, requestInit, eventSourceInit: { fetch }, authProvider });
+      ? new StreamableHTTPClientTransport(url, { fetch, authProvider })
+      : new SSEClientTransport(url, { fetch, eventSourceInit: { fetch }, authProvider });
   const version = captureProtocolVersion(transport);
   // Interception rules (issue 13) sit between the tapped transport and the SDK Client.
   const outcome = await initialize(withRules(transport, pipeline, httpRuleOptions(tap, transport, trace)));

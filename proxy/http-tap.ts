@@ -58,6 +58,8 @@ export interface TapHooks {
 
 export interface HttpTap {
   fetch: FetchLike;
+  /** The URL is the MCP endpoint (or a legacy SSE server's POST endpoint), not a request beside it such as OAuth's. */
+  isServerEndpoint(url: string): boolean;
   lastFailure(): HttpFailure | undefined;
   /** The oldest POST still waiting for its answer, or the first one Loupe's own abort gave up on. */
   waiting(): WaitingExchange | undefined;
@@ -356,6 +358,7 @@ export function createHttpTap(trace: TraceRecorder, kind: 'http' | 'sse' = 'http
 
   return {
     fetch: tapFetch,
+    isServerEndpoint: carriesFrames,
     lastFailure: () => failure,
     waiting: () => waiting.oldest(),
     versions: () => ({ ...versions }),

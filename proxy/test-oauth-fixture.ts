@@ -21,6 +21,16 @@ export interface OAuthFixture {
   stats(): Promise<{ grants: Record<string, number>; authorizations: { requested: number }; refused: Record<string, number> } & Record<string, unknown>>;
   /** Every token, code and secret the fixture handed out (for leak checks). */
   secrets(): Promise<string[]>;
+  /** Every request either origin received, with its headers as received (for leak checks). */
+  requests(): Promise<ReceivedRequest[]>;
+}
+
+export interface ReceivedRequest {
+  /** `resource`: the MCP server's origin; `authorization`: the authorization server's, when it has its own. */
+  server: 'resource' | 'authorization';
+  method: string;
+  path: string;
+  headers: Record<string, string>;
 }
 
 const started: ChildProcess[] = [];
@@ -65,6 +75,7 @@ export function startOAuthFixture(args: string[] = []): Promise<OAuthFixture> {
         },
         stats: () => json('/debug/stats'),
         secrets: async () => Object.values((await json('/debug/secrets')) as Record<string, string[]>).flat(),
+        requests: () => json('/debug/requests'),
       };
       running.push(fixture);
       done(fixture);
