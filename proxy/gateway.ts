@@ -3,8 +3,9 @@
  * Streamable HTTP endpoint on 127.0.0.1 that any MCP client can use. Each client session gets a
  * connection of its own to the target and is a session in Loupe's page (gateway-session.ts); idle
  * ones are closed, and their number is capped, so that a client that never sends DELETE cannot
- * leave servers running. Like Loupe's own port, it accepts loopback Host names only and, from a
- * browser, loopback origins only (DNS rebinding: a page elsewhere must not start the user's server).
+ * leave servers running. Every request passes gateway-guard.ts first (loopback Host, no foreign
+ * Origin, the per-launch bearer token, a JSON body), and bodies are read within bounds
+ * (gateway-body.ts): nothing is parsed or started for a request that fails either.
  * https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -13,8 +14,10 @@ import type { JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerConfig } from '../lib/server-config-types.ts';
 import { DEFAULT_GATEWAY_IDLE_MS, DEFAULT_GATEWAY_MAX_SESSIONS } from './cli-relay.ts';
 import type { Engine } from './engine.ts';
+import { BodyReader, type BodyLimits } from './gateway-body.ts';
+import { guardRequest } from './gateway-guard.ts';
 import { GatewaySession, refuse } from './gateway-session.ts';
-import { isAllowedHost, isLoopbackAddress } from './security.ts';
+import { isLoopbackAddress, newToken } from './security.ts';
 
 export interface GatewayOptions {
   /** The target every client session gets a connection of its own to. */
@@ -25,64 +28,26 @@ export interface GatewayOptions {
   idleMs?: number;
   maxSessions?: number;
   label?: string;
+  /** The bearer token clients must send; undefined: a new random one (32 bytes, base64url). */
+  token?: string;
+  /** `--gateway-no-auth`: no token asked (Host, Origin and Content-Type are still checked). */
+  noAuth?: boolean;
+  /** Bounds on request bodies (gateway-body.ts); the defaults otherwise. */
+  bodies?: Partial<BodyLimits>;
 }
 
 export interface RunningGateway {
   /** The endpoint clients use: `http://127.0.0.1:PORT/mcp`. */
   url: string;
+  /** What clients send as `Authorization: Bearer <token>`; undefined under `noAuth`. */
+  token?: string;
   close(): Promise<void>;
 }
 
 export const DEFAULT_GATEWAY_PORT = 6290;
 const PORT_TRIES = 20;
-/** The SDK's own bound for a POST body it reads itself; the initialize POST is read here. */
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
-
-/** A browser page may use the gateway only from this machine (a client under test may be one). */
-function originAllowed(origin: string | undefined): boolean {
-  if (origin === undefined) return true;
-  try {
-    const url = new URL(origin);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && isLoopbackAddress(url.hostname);
-  } catch {
-    return false;
-  }
-}
-
-/** Lets a client in a page of another loopback port (a web inspector) use the endpoint. */
-function allowCors(req: IncomingMessage, res: ServerResponse): void {
-  const origin = req.headers.origin;
-  if (origin === undefined) return;
-  res.setHeader('access-control-allow-origin', origin);
-  res.setHeader('vary', 'origin');
-  res.setHeader('access-control-expose-headers', 'mcp-session-id, mcp-protocol-version');
-}
-
-function preflight(res: ServerResponse): void {
-  res.writeHead(204, {
-    'access-control-allow-methods': 'GET, POST, DELETE',
-    'access-control-allow-headers': 'content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id',
-    'access-control-max-age': '600',
-  });
-  res.end();
-}
-
-type Body = { ok: true; value: unknown } | { ok: false; status: number; message: string; code: number };
-
-async function readBody(req: IncomingMessage): Promise<Body> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) return { ok: false, status: 413, code: -32000, message: `Payload too large: the gateway reads at most ${MAX_BODY_BYTES} bytes.` };
-    chunks.push(chunk);
-  }
-  try {
-    return { ok: true, value: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
-  } catch {
-    return { ok: false, status: 400, code: -32700, message: 'Parse error: Invalid JSON' };
-  }
-}
+/** The gateway's token: longer than the page's, since it may be pasted into config files that live long. */
+const TOKEN_BYTES = 32;
 
 const isInitialize = (value: unknown): value is JSONRPCRequest =>
   value !== null && typeof value === 'object' && !Array.isArray(value) && (value as { method?: unknown }).method === 'initialize' && (value as { id?: unknown }).id !== undefined;
@@ -97,9 +62,23 @@ export async function startGateway(engine: Engine, options: GatewayOptions): Pro
   const byId = new Map<string, GatewaySession>();
   let closing = false;
 
+  const token = options.noAuth ? undefined : (options.token ?? newToken(TOKEN_BYTES));
+  const bodies = new BodyReader(options.bodies);
+
+  /** The POST's body within bounds; a refused one also closes the connection, so its rest is not read. */
+  const readBody = async (req: IncomingMessage, res: ServerResponse): Promise<{ value: unknown } | undefined> => {
+    const body = await bodies.read(req);
+    if (body.ok) return body;
+    if (body.retryAfter !== undefined) res.setHeader('retry-after', String(body.retryAfter));
+    res.setHeader('connection', 'close');
+    res.once('finish', () => req.destroy());
+    refuse(res, body.status, body.message, body.code);
+    return undefined;
+  };
+
   const openSession = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const body = await readBody(req);
-    if (!body.ok) return refuse(res, body.status, body.message, body.code);
+    const body = await readBody(req, res);
+    if (!body) return;
     if (!isInitialize(body.value)) return refuse(res, 400, 'Bad Request: Mcp-Session-Id header is required (start a session with a POST of initialize).');
     if (live.size >= maxSessions) {
       return refuse(res, 503, `Loupe's gateway has ${live.size} sessions open, its limit (--gateway-max-sessions); close one or raise the limit.`, -32000, body.value.id);
@@ -120,19 +99,21 @@ export async function startGateway(engine: Engine, options: GatewayOptions): Pro
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse, port: number): Promise<void> => {
-    // DNS rebinding: a page on another name that resolves to 127.0.0.1 sends its own name as Host.
-    if (!isAllowedHost(req.headers.host, { port })) return refuse(res, 403, `Forbidden: this Host header is not allowed; use http://127.0.0.1:${port}/mcp (only loopback names are accepted, against DNS rebinding).`);
-    if (!originAllowed(req.headers.origin)) return refuse(res, 403, 'Forbidden: requests from a web page on another machine are not allowed.');
+    const refusal = guardRequest(req, { port, token });
+    if (refusal) {
+      for (const [name, value] of Object.entries(refusal.headers ?? {})) res.setHeader(name, value);
+      return refuse(res, refusal.status, refusal.message);
+    }
     if (new URL(req.url ?? '/', 'http://127.0.0.1').pathname !== '/mcp') return refuse(res, 404, 'Not found: the MCP endpoint is /mcp.');
-    allowCors(req, res);
-    if (req.method === 'OPTIONS') return preflight(res);
     if (closing) return refuse(res, 503, 'Loupe is stopping: its gateway takes no more requests.');
     const id = req.headers['mcp-session-id'];
     if (typeof id === 'string') {
       const session = byId.get(id);
       // The spec's "session expired": the client starts a new session.
       if (!session) return refuse(res, 404, 'Session not found: it was closed (idle, ended, or Loupe restarted). Initialize again.', -32001);
-      return session.handle(req, res);
+      if (req.method !== 'POST') return session.handle(req, res);
+      const body = await readBody(req, res);
+      return body && session.handle(req, res, body.value);
     }
     if (req.method === 'POST') return openSession(req, res);
     if (req.method === 'GET' || req.method === 'DELETE') return refuse(res, 400, 'Bad Request: Mcp-Session-Id header is required.');
@@ -156,7 +137,7 @@ export async function startGateway(engine: Engine, options: GatewayOptions): Pro
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     })());
-  return { url, close };
+  return { url, token, close };
 }
 
 function listen(server: Server, port: number, host: string): Promise<number> {

@@ -55,8 +55,8 @@ export interface LaunchOptions {
    * on its own port, one upstream connection per client session (gateway.ts). `config` is the target.
    */
   gateway?: Omit<GatewayOptions, 'config'>;
-  /** Called once the gateway listens, with its endpoint (`http://127.0.0.1:PORT/mcp`). */
-  onGateway?: (endpoint: string) => void;
+  /** Called once the gateway listens, with its endpoint (`http://127.0.0.1:PORT/mcp`) and its token (none under `noAuth`). */
+  onGateway?: (gateway: { url: string; token?: string }) => void;
   /**
    * Called as soon as the port is listening, before the MCP machinery has loaded: the CLI prints
    * the URL here, so the page can start loading while the SDK is still being imported.
@@ -72,6 +72,8 @@ export interface RunningLoupe {
   hub: Hub;
   /** The gateway's endpoint, when launched with `gateway`. */
   gatewayUrl?: string;
+  /** The bearer token its clients send (none under `gateway.noAuth`). */
+  gatewayToken?: string;
   close(): Promise<void>;
 }
 
@@ -142,7 +144,7 @@ export async function launch(options: LaunchOptions = {}): Promise<RunningLoupe>
     // The gateway's sessions appear as clients connect; Loupe opens none of its own.
     const { startGateway } = await import('./gateway.ts');
     gateway = await startGateway(hub.engine, { ...options.gateway, config: options.config });
-    options.onGateway?.(gateway.url);
+    options.onGateway?.({ url: gateway.url, token: gateway.token });
   } else if (options.config) {
     const session = hub.createSession(options.config);
     hub.primary = session.id;
@@ -156,5 +158,5 @@ export async function launch(options: LaunchOptions = {}): Promise<RunningLoupe>
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     })());
-  return { url: `${origin}/?token=${token}`, origin, port, token, hub, gatewayUrl: gateway?.url, close };
+  return { url: `${origin}/?token=${token}`, origin, port, token, hub, gatewayUrl: gateway?.url, gatewayToken: gateway?.token, close };
 }

@@ -5,8 +5,8 @@
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 
-export function newToken(): string {
-  return randomBytes(24).toString('base64url');
+export function newToken(bytes = 24): string {
+  return randomBytes(bytes).toString('base64url');
 }
 
 export function tokenMatches(expected: string, given: string | null | undefined): boolean {
