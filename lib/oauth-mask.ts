@@ -5,9 +5,11 @@
  * debugging a flow needs ("was a token sent at all?"), and nothing else of it.
  *
  * Pure string functions, shared by the proxy (which masks at the source) and anything that
- * exports. The rules: secret-like header names (Authorization keeps its scheme), the OAuth fields
- * of form and JSON bodies, and the same fields in URLs (a `Location` header carries the code).
+ * exports. The rules: secret-like header names (lib/secret-mask.ts, the rule for every trace;
+ * Authorization keeps its scheme), the OAuth fields of form and JSON bodies, and the same fields in
+ * URLs (a `Location` header carries the code).
  */
+import { isSecretHeader, maskCredential, maskText, scrubberFor } from './secret-mask.ts';
 
 /** Form and JSON fields whose values are secret (RFC 6749, RFC 7523, RFC 7591, RFC 7636, OIDC). */
 export const SECRET_FIELDS: ReadonlySet<string> = new Set([
@@ -25,9 +27,6 @@ export const SECRET_FIELDS: ReadonlySet<string> = new Set([
   'actor_token',
 ]);
 
-/** Headers whose values are credentials, by exact name or by a credential-like word in the name. */
-const SECRET_HEADER_NAMES: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'api-key']);
-const SECRET_HEADER_WORD = /token|secret|passw(or)?d|credential|api[-_]?key|signature/i;
 /** Headers that may carry a URL with a code or token in its query or fragment. */
 const URL_HEADERS: ReadonlySet<string> = new Set(['location', 'content-location', 'refresh']);
 
@@ -35,19 +34,11 @@ const URL_HEADERS: ReadonlySet<string> = new Set(['location', 'content-location'
 const PARSE_LIMIT = 1024 * 1024;
 
 export function maskSecret(value: string): string {
-  return `•••• (${value.length} chars, secret)`;
+  return maskText(value, 'secret');
 }
 
-export function isSecretHeader(name: string): boolean {
-  const lower = name.toLowerCase();
-  return SECRET_HEADER_NAMES.has(lower) || SECRET_HEADER_WORD.test(lower);
-}
-
-/** `Bearer abc…` → `Bearer •••• (N chars, secret)`: the scheme tells Basic (client auth) from Bearer. */
-function maskCredential(value: string): string {
-  const scheme = /^(Bearer|Basic|DPoP|Token|Digest|MAC)\s+/i.exec(value)?.[0] ?? '';
-  return `${scheme}${maskSecret(value.slice(scheme.length))}`;
-}
+/** Which headers are credentials is the one rule of lib/secret-mask.ts. */
+export { isSecretHeader };
 
 /**
  * Headers as the exchange view shows them: names lower-cased, secret values masked. `secretNames`
@@ -162,10 +153,8 @@ export function maskBody(text: string, contentType = ''): string {
  * secret), wherever a server echoed them: the rules above go by names, this by value.
  */
 export function maskValues(text: string, secrets: readonly string[]): string {
-  let out = text;
   // Short values would mask innocent text; real secrets are long.
-  for (const secret of secrets) if (secret.length >= 8) out = out.split(secret).join(maskSecret(secret));
-  return out;
+  return scrubberFor(secrets.filter((secret) => secret.length >= 8), 'secret')(text);
 }
 
 /** The start of a long text, saying how much was left out. */

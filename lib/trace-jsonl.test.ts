@@ -112,3 +112,17 @@ describe('exportTrace: spec events (issue 14)', () => {
     expect(shown).not.toContain('"kind":"spec"');
   });
 });
+
+describe('exportTrace: credentials in HTTP exchanges (issue 21)', () => {
+  it('masks them by header name and by the config values, whatever the choice of names', () => {
+    const key = 'AIzaSyD-fake9tSrke72PouQMnMX-a7eZSW0jkF';
+    const remote: SessionInfo = { ...session, config: { kind: 'http', url: 'http://h/mcp', transport: 'auto', headers: { 'X-Goog-Api-Key': key, Accept: 'application/json' } } };
+    // As an older Loupe recorded it: the header in clear.
+    const http: TraceEvent = { session: 's1', seq: 1, ts: 1, kind: 'http', method: 'POST', url: 'http://h/mcp', requestHeaders: { 'x-goog-api-key': key, 'x-echo': key }, durationMs: 1 };
+    expect(defaultSecretChoice(remote.config).headers).toEqual(['X-Goog-Api-Key']);
+    const text = exportTrace({ session: remote, rows: TraceIndex.from([http]).rows, secrets: defaultSecretChoice(remote.config), exportedBy: 'x' });
+    expect(text).not.toContain(key);
+    const none = exportTrace({ session: remote, rows: TraceIndex.from([http]).rows, secrets: { env: [], headers: [], redactInEvents: false }, exportedBy: 'x' });
+    expect(JSON.parse(none.split('\n')[1]).requestHeaders['x-goog-api-key']).toBe(`•••• (${key.length} chars, masked)`);
+  });
+});

@@ -4,11 +4,12 @@
  * object with what Loupe derived (pairing, latency, violations). Readers may ignore `meta`; Loupe
  * recomputes it on import, so an imported trace looks the same as the live one did.
  *
- * Secrets: HTTP header values in `http` events are masked by the proxy already; the session's
- * config has the env values and header values the user marked secret replaced by a mask, and
- * (optionally) those values are also replaced wherever they appear in the events' text.
+ * Secrets: the proxy masks every event at the source (lib/secret-mask.ts); the session's config
+ * has the env values and header values the user marked secret replaced by a mask, and (optionally)
+ * those values are also replaced wherever they appear in the events, by the same rule.
  */
 import { z } from 'zod';
+import { mayCarryCredential, maskTraceEvent, MIN_SECRET_CHARS, scrubberFor } from './secret-mask.ts';
 import type { ServerConfig } from './server-config-types.ts';
 import type { HistoryRow } from './trace.ts';
 import { TraceEventSchema, type SessionInfo, type TraceEvent, type TraceStats } from './wire.ts';
@@ -40,10 +41,14 @@ export interface SecretChoice {
   redactInEvents: boolean;
 }
 
-/** The names a config could hide, each with whether it looks secret. */
+/**
+ * The names a config could hide, each with whether it looks secret. Every header of a remote server
+ * does but the plain protocol ones (`Accept`, `Content-Type`, …): a header given for a server is
+ * there to say who is asking more often than not.
+ */
 export function secretCandidates(config: ServerConfig): { env: { name: string; suggested: boolean }[]; headers: { name: string; suggested: boolean }[] } {
-  const names = (record: Record<string, string>) => Object.keys(record).map((name) => ({ name, suggested: looksSecret(name) }));
-  return config.kind === 'stdio' ? { env: names(config.env), headers: [] } : { env: [], headers: names(config.headers) };
+  const names = (record: Record<string, string>, suggest: (name: string) => boolean) => Object.keys(record).map((name) => ({ name, suggested: suggest(name) }));
+  return config.kind === 'stdio' ? { env: names(config.env, looksSecret), headers: [] } : { env: [], headers: names(config.headers, mayCarryCredential) };
 }
 
 export function defaultSecretChoice(config: ServerConfig): SecretChoice {
@@ -67,39 +72,16 @@ export function secretValues(config: ServerConfig, secrets: SecretChoice): strin
     return Object.entries(record).filter(([name]) => set.has(ignoreCase ? name.toLowerCase() : name)).map(([, value]) => value);
   };
   const values = config.kind === 'stdio' ? pick(config.env, secrets.env, false) : pick(config.headers, secrets.headers, true);
-  return [...new Set(values.filter((v) => v.length >= 4 && !MASKED.test(v)))].sort((a, b) => b.length - a.length);
+  return [...new Set(values.filter((v) => v.length >= MIN_SECRET_CHARS && !MASKED.test(v)))].sort((a, b) => b.length - a.length);
 }
 
 function redact(text: string, values: readonly string[]): string {
-  let out = text;
-  for (const value of values) if (out.includes(value)) out = out.split(value).join(mask(value));
-  return out;
+  return scrubberFor(values, 'masked')(text);
 }
 
+/** The event by the one rule (lib/secret-mask.ts): secret headers by name, the values wherever they appear. */
 function redactEvent(event: TraceEvent, values: readonly string[]): TraceEvent {
-  if (values.length === 0) return event;
-  switch (event.kind) {
-    case 'frame': {
-      const raw = redact(event.raw, values);
-      return raw === event.raw ? event : { ...event, raw };
-    }
-    case 'noise':
-    case 'stderr':
-      return { ...event, text: redact(event.text, values) };
-    case 'transport':
-    case 'auth':
-      return { ...event, message: redact(event.message, values) };
-    case 'spec':
-      return { ...event, issues: event.issues.map((issue) => redact(issue, values)) };
-    case 'http':
-      return { ...event, url: redact(event.url, values) };
-    case 'intervention':
-      return { ...event, message: redact(event.message, values), original: redact(event.original, values), ...(event.result !== undefined ? { result: redact(event.result, values) } : {}) };
-    case 'provider':
-      return { ...event, url: redact(event.url, values), requestBody: redact(event.requestBody, values), responseBody: redact(event.responseBody, values) };
-    default:
-      return event;
-  }
+  return maskTraceEvent(event, scrubberFor(values, 'masked'));
 }
 
 export interface TraceHeader {

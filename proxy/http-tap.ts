@@ -6,6 +6,7 @@
  */
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { classifyMessage } from '../lib/frame-classify.ts';
+import { isSecretHeader, maskCredential } from '../lib/secret-mask.ts';
 import type { TraceRecorder } from './trace-recorder.ts';
 import { now } from './trace-recorder.ts';
 import { idKey, watchSse, type StreamDrop } from './http-sse-watch.ts';
@@ -80,12 +81,11 @@ export interface HttpTap {
 
 export type { StreamDrop };
 
-const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key|api-key)$|token|secret|password/i;
-
+/** Names lower-cased, credentials masked by the one rule (lib/secret-mask.ts), OAuth secrets in a `Location` masked. */
 export function maskHeaders(headers: Headers | Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   const entries = headers instanceof Headers ? [...headers.entries()] : Object.entries(headers);
-  for (const [name, value] of entries) out[name.toLowerCase()] = SECRET_HEADER.test(name) ? maskValue(value) : name.toLowerCase() === 'location' ? maskUrlSecrets(value) : value;
+  for (const [name, value] of entries) out[name.toLowerCase()] = isSecretHeader(name) ? maskCredential(value, 'masked') : name.toLowerCase() === 'location' ? maskUrlSecrets(value) : value;
   return out;
 }
 
@@ -112,15 +112,10 @@ export function maskUrlSecrets(url: string): string {
     .map((pair) => {
       const eq = pair.indexOf('=');
       const name = eq < 0 ? pair : pair.slice(0, eq);
-      return eq >= 0 && SECRET_PARAMS.test(safeDecode(name)) ? `${name}=${encodeURIComponent(maskValue(safeDecode(pair.slice(eq + 1))))}` : pair;
+      return eq >= 0 && SECRET_PARAMS.test(safeDecode(name)) ? `${name}=${encodeURIComponent(maskCredential(safeDecode(pair.slice(eq + 1)), 'masked'))}` : pair;
     })
     .join('&');
   return `${path}?${masked}${hash < 0 ? '' : rest.slice(hash)}`;
-}
-
-function maskValue(value: string): string {
-  const scheme = /^(Bearer|Basic|Token)\s+/i.exec(value)?.[0] ?? '';
-  return `${scheme}•••• (${value.length - scheme.length} chars, masked)`;
 }
 
 /** Node's fetch reports "fetch failed" with the real reason in `cause`. */

@@ -4,15 +4,19 @@
  * synchronous write as soon as the tick ends, so a crash of Loupe loses at most the events of the
  * tick it died in, and a file cut short mid-line still reads (parseTrace reports that line).
  *
- * Secrets stay out: env values and header values marked secret (or whose names look secret) are
- * masked in the header's config and replaced wherever they occur in the events' text, as an export
- * with the default choice does; HTTP header values are masked by the proxy already.
+ * Secrets stay out: the recorder masks every event at the source (lib/secret-mask.ts); env values
+ * and header values marked secret (or that may be credentials) are masked in the header's config
+ * and replaced wherever they occur in the events, as an export with the default choice does. The
+ * file is the user's alone (0600), like Loupe's state file: a trace is a server's whole conversation.
  */
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fchmodSync, fstatSync, openSync, writeSync } from 'node:fs';
 import { defaultSecretChoice, eventLine, redactionValues, traceHeader, type SecretChoice } from '../lib/trace-jsonl.ts';
 import type { SessionInfo, TraceEvent } from '../lib/wire.ts';
 import { VERSION } from './version.ts';
 import type { TraceRecorder } from './trace-recorder.ts';
+
+/** Read and written by the user who runs Loupe only. */
+export const RECORDING_MODE = 0o600;
 
 export interface Recording {
   path: string;
@@ -26,7 +30,14 @@ export interface Recording {
  * Throws (with the system's message) when the file cannot be opened: the caller says so and exits.
  */
 export function startRecording(path: string, trace: TraceRecorder, session: SessionInfo, secretNames: { env?: readonly string[]; headers?: readonly string[] } = {}): Recording {
-  const fd = openSync(path, 'w');
+  const fd = openSync(path, 'w', RECORDING_MODE);
+  // An existing file keeps its mode when truncated: set it (a device such as /dev/stdout is left as it is).
+  try {
+    if (fstatSync(fd).isFile()) fchmodSync(fd, RECORDING_MODE);
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
   const base = defaultSecretChoice(session.config);
   const secrets: SecretChoice = {
     env: [...new Set([...base.env, ...(secretNames.env ?? [])])],

@@ -2,6 +2,7 @@
  * Keeps the trace of one session: every frame, stderr chunk, noise line, exit and transport event,
  * numbered in order. Bounded by count and by bytes; what it lets go is counted.
  */
+import { maskTraceEvent, secretScrubber, type Scrub } from '../lib/secret-mask.ts';
 import type { TraceEvent, TraceStats } from '../lib/wire.ts';
 
 /** A trace event before the recorder numbers and stamps it. */
@@ -68,12 +69,22 @@ export class TraceRecorder {
     this.rounds.set(`${typeof id}:${id}`, round);
   }
 
+  private values: readonly string[] = [];
+  private scrub: Scrub = secretScrubber([]);
+
   /**
-   * Values the page must never see (issue 9: the secret env/header values of this session). An
-   * HTTP exchange's request headers carrying one are masked here, at the source, whatever their
-   * names (http-tap.ts masks the usual names by itself).
+   * Values the page must never see (issue 9: the secret env/header values of this session). Every
+   * event is masked here, at the source, before any listener (the page, a recording, `--verbose`)
+   * has it: secret headers by name, and these values wherever they appear (lib/secret-mask.ts).
    */
-  secretValues: readonly string[] = [];
+  get secretValues(): readonly string[] {
+    return this.values;
+  }
+
+  set secretValues(values: readonly string[]) {
+    this.values = values;
+    this.scrub = secretScrubber(values, 'masked');
+  }
 
   /** Frames that are what went on after an intervention (issue 13), by their exact text: the seq of the intervention. */
   private readonly interventions = new Map<string, number>();
@@ -85,7 +96,7 @@ export class TraceRecorder {
 
   /** `at`: when it happened, where that is not now (a tap's events, recorded in its own process first). */
   record(input: TraceEventInput, at?: number): TraceEvent {
-    const event = { ...input, session: this.session, seq: ++this.seq, ts: at ?? now() } as TraceEvent;
+    let event = { ...input, session: this.session, seq: ++this.seq, ts: at ?? now() } as TraceEvent;
     if (this.interventions.size > 0 && event.kind === 'frame' && event.dir === 'out') {
       const seq = this.interventions.get(event.raw);
       if (seq !== undefined) {
@@ -93,7 +104,6 @@ export class TraceRecorder {
         event.intervention = seq;
       }
     }
-    if (event.kind === 'http' && this.secretValues.length > 0) event.requestHeaders = this.masked(event.requestHeaders);
     if (this.origins.size > 0 && event.kind === 'frame' && event.dir === 'out') {
       const origin = this.origins.get(event.raw);
       if (origin) {
@@ -109,6 +119,8 @@ export class TraceRecorder {
         event.round = round;
       }
     }
+    // After the annotations above, which match frames by the exact text that was sent.
+    if (this.values.length > 0 || event.kind === 'http') event = maskTraceEvent(event, this.scrub);
     this.events.push(event);
     this.bytes += weigh(event);
     this.evict();
@@ -130,14 +142,6 @@ export class TraceRecorder {
   /** The last `count` kept events, oldest first (the snapshot's tail, issue 9). */
   tail(count: number): TraceEvent[] {
     return this.events.slice(Math.max(this.head, this.events.length - count));
-  }
-
-  private masked(headers: Record<string, string>): Record<string, string> {
-    const out: Record<string, string> = {};
-    for (const [name, value] of Object.entries(headers)) {
-      out[name] = this.secretValues.some((secret) => secret !== '' && value.includes(secret)) ? `•••• (${value.length} chars, secret)` : value;
-    }
-    return out;
   }
 
   stats(): TraceStats {

@@ -4,6 +4,7 @@
  * written is all the page ever sees: a secret value typed in the page becomes an `${input:ID}`
  * reference here, and its value lives only in `inputValues` (proxy memory, never sent or saved).
  */
+import { headerSecretValues, mayCarryCredential } from '../lib/secret-mask.ts';
 import type { ServerConfig } from '../lib/server-config-types.ts';
 import type { ClientCapabilityChoice, WorkspaceState } from '../lib/wire.ts';
 import { isReference, referencesOf, resolveReferences, secretInputId, type InputDecl, type SavedCall, type Workspace, type WorkspaceServer } from '../lib/workspace.ts';
@@ -86,7 +87,8 @@ export class WorkspaceModel {
     const name = this.uniqueName(wanted);
     if (name !== wanted) this.notes.push(`Server "${wanted}": a server of that name exists already; this one is named "${name}".`);
     const secretEnv = init.secretEnv ?? [];
-    const secretHeaders = init.secretHeaders ?? [];
+    // Said nothing of (a URL and --header on the command line): every header that may carry a credential is one.
+    const secretHeaders = init.secretHeaders ?? (init.config.kind === 'http' ? Object.keys(init.config.headers).filter(mayCarryCredential) : []);
     const entry: ServerEntry = {
       name,
       config: this.absorbSecrets(name, { ...init.config, name }, secretEnv, secretHeaders),
@@ -144,14 +146,20 @@ export class WorkspaceModel {
     return resolveReferences(entry.config, { env: this.env, inputs: Object.fromEntries(this.inputValues) });
   }
 
-  /** Every value the page must never see of this session: its secrets and the inputs it uses. */
+  /**
+   * Every value the page must never see of this session: its secrets, the inputs it uses, and the
+   * values of its headers that may be credentials, marked or not (lib/secret-mask.ts).
+   */
   secretValuesOf(id: string): string[] {
     const entry = this.entries.get(id);
     if (!entry) return [];
     const resolved = this.resolve(id)?.config;
     const out = referencesOf(entry.config).inputs.map((input) => this.inputValues.get(input)).filter((v): v is string => v !== undefined && v !== '');
     if (resolved?.kind === 'stdio') for (const name of entry.secretEnv) out.push(resolved.env[name] ?? '');
-    if (resolved?.kind === 'http') for (const name of entry.secretHeaders) out.push(resolved.headers[name] ?? '');
+    if (resolved?.kind === 'http') {
+      for (const name of entry.secretHeaders) out.push(resolved.headers[name] ?? '');
+      out.push(...headerSecretValues(resolved.headers));
+    }
     return out.filter((v) => v !== '');
   }
 
