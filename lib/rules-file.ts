@@ -2,11 +2,12 @@
  * Reading rules from text or data: a `--rules FILE` (JSON or JSONC; `{"rules": […]}` or a bare
  * list) and the workspace file's `x-mcp-loupe.rules` (docs/rules.md). Every rule is checked with
  * the zod schema of lib/rules-types.ts, plus what zod cannot see: ids unique, the `argument`
- * pattern a regular expression. Ids left out are given (`r1`, `r2` …). Errors name the rule and
+ * pattern a regular expression that cannot stall the proxy (lib/rules-match.ts prices it; an
+ * argument is tested by its first PATTERN_TEXT_LIMIT characters). Ids left out are given (`r1`, `r2` …). Errors name the rule and
  * the field, in words.
  */
 import { parseJsonc } from './jsonc.ts';
-import { compilePattern } from './rules.ts';
+import { readPattern } from './rules-match.ts';
 import { RuleActionSchema, RuleSchema, type Rule } from './rules-types.ts';
 
 export type RulesRead = { ok: true; rules: Rule[] } | { ok: false; error: string };
@@ -47,9 +48,8 @@ export function readRules(list: unknown): RulesRead {
     if (seen.has(rule.id)) return { ok: false, error: `${where}: the id "${rule.id}" is used by an earlier rule too; give each rule its own id.` };
     seen.add(rule.id);
     const pattern = rule.match.argument?.pattern;
-    if (pattern !== undefined && compilePattern(pattern) === null) {
-      return { ok: false, error: `${where}${named(withId)}: "match.argument.pattern" is not a valid regular expression: ${describeRegExpError(pattern)}` };
-    }
+    const read = pattern === undefined ? undefined : readPattern(pattern);
+    if (read?.ok === false) return { ok: false, error: `${where}${named(withId)}: "match.argument.pattern" ${read.problem}` };
     rules.push(rule);
   }
   return { ok: true, rules };
@@ -77,13 +77,4 @@ function describeIssue(item: Record<string, unknown>, issue: Issue | undefined):
   if (issue.code === 'unrecognized_keys' && issue.keys) return `${path === '' ? 'the rule' : `"${path}"`} has ${issue.keys.map((k) => `"${k}"`).join(', ')}, which Loupe does not know.`;
   if (path === '') return `${issue.message}.`;
   return `"${path}": ${issue.message}.`;
-}
-
-function describeRegExpError(pattern: string): string {
-  try {
-    new RegExp(pattern);
-    return pattern;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
 }

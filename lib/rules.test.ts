@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Rule } from './rules-types.ts';
-import { RuleBook, describeRule, globToRegExp } from './rules.ts';
+import { RuleBook, describeRule } from './rules.ts';
 
 const call = (id: number | string, name: string, args: Record<string, unknown> = {}) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
 const result = (id: number | string, value: unknown = { content: [] }) => JSON.stringify({ jsonrpc: '2.0', id, result: value });
@@ -41,8 +41,9 @@ describe('RuleBook matching', () => {
     expect(b.decide('to-client', result(2)).kind).toBe('drop');
     // A response with the same id going the same way as the request is not its answer.
     expect(b.decide('to-server', result(2)).kind).toBe('pass');
-    expect(globToRegExp('a.b*').test('a.bcd')).toBe(true);
-    expect(globToRegExp('a.b*').test('axbcd')).toBe(false);
+    const dotted = book([rule({ type: 'drop' }, { method: 'a.b*' })]);
+    expect(dotted.decide('to-server', note('a.bcd')).kind).toBe('drop');
+    expect(dotted.decide('to-server', note('axbcd')).kind).toBe('pass');
   });
 
   it('matches a server request and the response the client sends back', () => {
@@ -89,6 +90,25 @@ describe('RuleBook matching', () => {
     expect(b.decide('to-server', call(2, 'read', { path: '/open' })).kind).toBe('pass');
     expect(b.decide('to-client', result(2)).kind).toBe('pass');
     expect(b.decide('to-client', result(1)).kind).toBe('drop');
+  });
+
+  it('answers at once when a peer names a tool to stall the name glob (400 characters)', () => {
+    const b = book([rule({ type: 'drop' }, { name: '*a*a*a*b' })]);
+    const started = performance.now();
+    expect(b.decide('to-server', call(1, 'a'.repeat(400))).kind).toBe('pass');
+    expect(b.decide('to-server', call(2, `${'a'.repeat(400)}b`)).kind).toBe('drop');
+    // A hang detector, far above the microseconds it takes: the RegExp it replaced took seconds.
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
+  it('never runs a pattern that could stall the proxy, and tests an argument by its first 4096 characters', () => {
+    const nested = book([rule({ type: 'drop' }, { argument: { path: 'a', pattern: '(a+)+$' } })]);
+    const started = performance.now();
+    expect(nested.decide('to-server', call(1, 'x', { a: `${'a'.repeat(28)}!` })).kind).toBe('pass');
+    expect(performance.now() - started).toBeLessThan(1_000);
+    const tail = book([rule({ type: 'drop' }, { argument: { path: 'a', pattern: 'rm' } })]);
+    expect(tail.decide('to-server', call(2, 'x', { a: `${' '.repeat(4094)}rm` })).kind).toBe('drop');
+    expect(tail.decide('to-server', call(3, 'x', { a: `${' '.repeat(4095)}rm` })).kind).toBe('pass');
   });
 
   it('never throws on a bad regular expression: the rule does not match', () => {

@@ -10,6 +10,7 @@
  */
 import type { Decision, Direction, Rule, RuleAction, RuleRef } from './rules-types.ts';
 import { answerError, corrupt, denial, describeRule, replacedResult, truncate } from './rules-actions.ts';
+import { globMatches, readPattern, testPattern } from './rules-match.ts';
 
 export { describeRule } from './rules-actions.ts';
 
@@ -39,13 +40,14 @@ interface Asked {
   args?: unknown;
 }
 
-/** A rule, prepared: its globs and regular expression compiled once. */
+/** A rule, prepared: its regular expression compiled once. */
 interface Prepared {
   rule: Rule;
   ref: RuleRef;
-  method?: RegExp;
-  name?: RegExp;
-  /** Null: the pattern is not a valid regular expression, so the rule never matches. */
+  /** Globs: `*` is the only wildcard (lib/rules-match.ts matches them in linear time). */
+  method?: string;
+  name?: string;
+  /** Null: the pattern is not a valid regular expression, or could stall the proxy (readPattern), so the rule never matches. */
   argument?: { path: string[]; pattern: RegExp | null };
   structural: boolean;
   /** `close` / `kill`: matches so far. */
@@ -57,19 +59,10 @@ interface Prepared {
 /** Requests remembered for their responses; the oldest go first past this many. */
 const MAX_ASKED = 10_000;
 
-/** `tools/*` → /^tools\/.*$/: `*` is the only wildcard, everything else is literal. */
-export function globToRegExp(glob: string): RegExp {
-  const escaped = glob.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\/-]/g, '\\$&'));
-  return new RegExp(`^${escaped.join('.*')}$`, 's');
-}
-
-/** A regular expression from a rule, or null where it is not one (rules-file.ts reports it). */
-export function compilePattern(pattern: string): RegExp | null {
-  try {
-    return new RegExp(pattern);
-  } catch {
-    return null;
-  }
+/** A rule's regular expression, or null where it is not one or could stall the proxy (rules-file.ts reports why). */
+function compilePattern(pattern: string): RegExp | null {
+  const read = readPattern(pattern);
+  return read.ok ? read.regexp : null;
 }
 
 /** The name that `match.name` is compared with: the tool, the prompt, the resource's URI. */
@@ -125,8 +118,8 @@ function prepare(rule: Rule): Prepared {
   return {
     rule,
     ref: { id: rule.id, name: describeRule(rule), action: rule.action.type },
-    method: m.method !== undefined ? globToRegExp(m.method) : undefined,
-    name: m.name !== undefined ? globToRegExp(m.name) : undefined,
+    method: m.method,
+    name: m.name,
     argument: m.argument ? { path: m.argument.path.split('.'), pattern: compilePattern(m.argument.pattern) } : undefined,
     structural: structural || rule.action.type === 'replace-result' || rule.action.type === 'error' || rule.action.type === 'deny',
     count: 0,
@@ -196,13 +189,13 @@ export class RuleBook {
     if (m.kind !== undefined && m.kind !== 'any' && m.kind !== frame.kind) return false;
     const method = frame.kind === 'response' ? asked?.method : frame.method;
     const name = frame.kind === 'response' ? asked?.name : frame.name;
-    if (p.method && (method === undefined || !p.method.test(method))) return false;
-    if (p.name && (name === undefined || !p.name.test(name))) return false;
+    if (p.method !== undefined && (method === undefined || !globMatches(p.method, method))) return false;
+    if (p.name !== undefined && (name === undefined || !globMatches(p.name, name))) return false;
     if (p.argument) {
       const args = frame.kind === 'response' ? asked?.args : frame.args;
       if (method !== 'tools/call' || !p.argument.pattern) return false;
       const text = argumentText(args, p.argument.path);
-      if (text === undefined || !p.argument.pattern.test(text)) return false;
+      if (text === undefined || !testPattern(p.argument.pattern, text)) return false;
     }
     return true;
   }
