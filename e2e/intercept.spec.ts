@@ -7,7 +7,7 @@
 // role and accessible name.
 import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { expect, type Locator, type Page } from '@playwright/test';
 import { test } from './support/test.ts';
 import { expectNoSeriousAxeFindings } from './support/axe.ts';
@@ -181,7 +181,7 @@ test.describe('the Intercept tab', () => {
     await loupe.waitForStatus('Connected', 20_000);
     await addRule(page, { direction: 'To the server', method: 'tools/call', name: 'echo', action: 'Pause (breakpoint)' });
 
-    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, '--tap', '--attach', app.url, '--', process.execPath, EVERYTHING, 'stdio'], cwd: ROOT, stderr: 'pipe' });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, '--tap', '--attach', app.origin, '--', process.execPath, EVERYTHING, 'stdio'], cwd: ROOT, stderr: 'pipe', env: { ...getDefaultEnvironment(), MCP_LOUPE_TOKEN: app.token } });
     transport.stderr?.on('data', () => undefined);
     const host = new Client({ name: 'e2e-host', version: '2.1.0' }, { capabilities: {} });
     try {

@@ -1,16 +1,20 @@
 /**
  * The command line of standing between a client and its server (issue 13, docs/contract.md):
- * `--tap [--attach URL] [--label NAME] -- <command>`, `--gateway [--gateway-port N]
+ * `--tap [--attach URL|PORT] [--label NAME] -- <command>`, `--gateway [--gateway-port N]
  * [--gateway-idle MS] [--gateway-max-sessions N] [--gateway-no-auth] <target>` and `--rules FILE` (the UI, the
  * headless modes, the tap and the gateway). Specs in the shape of cli-headless.ts's
  * HEADLESS_OPTIONS, which the parser in cli-args.ts merges.
  */
 import type { Rule } from '../lib/rules-types.ts';
+import { isLoopbackAddress } from './security.ts';
 
 export interface RelayOptions {
   /** `--tap`: relay a host's stdio session byte for byte, recording it (tap.ts). */
   tap: boolean;
-  /** `--attach URL`: the running Loupe (`http://127.0.0.1:PORT/?token=…`) to show the tapped session in. */
+  /**
+   * `--attach URL|PORT`: the running Loupe to show the tapped session in, as its origin
+   * (`http://127.0.0.1:PORT`). Never with its token: that comes from MCP_LOUPE_TOKEN or the state file.
+   */
   attach?: string;
   /** `--no-attach`: do not look for a running Loupe through the state file. */
   noAttach: boolean;
@@ -61,17 +65,33 @@ const whole = (set: (o: RelayOptions, n: number) => void, min: number, max: numb
   },
 });
 
+/** The environment variable `--attach` takes Loupe's token from (issue 21: never from argv). */
+export const TOKEN_ENV = 'MCP_LOUPE_TOKEN';
+
+/**
+ * `--attach` takes where Loupe listens, not its token: a command line is readable by every user of
+ * the machine (`ps`, /proc/PID/cmdline), and with the token anyone could open Loupe's /ws and run
+ * commands. A URL with `token=` in it is refused rather than used: it has leaked already.
+ */
 function applyAttach(o: HasRelay, value: string, f: string): string | undefined {
+  const port = /^\d{1,5}$/.test(value) ? Number(value) : undefined;
   let url: URL | undefined;
   try {
-    url = new URL(value);
+    url = new URL(port !== undefined ? `http://127.0.0.1:${port}/` : value);
   } catch {
     url = undefined;
   }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'ws:') || !url.searchParams.get('token')) {
-    return `${f} expects the address Loupe printed, with its token (http://127.0.0.1:PORT/?token=…), got ${JSON.stringify(value)}.`;
+  if (url && (url.searchParams.has('token') || /token=/i.test(url.hash))) {
+    return (
+      `${f} was given Loupe's token in its URL, and a command line is readable by every user of this machine (ps, /proc/PID/cmdline): ` +
+      `that token has leaked, so stop that Loupe and start it again for a new one. Then give ${f} only the address (http://127.0.0.1:PORT/ or the port): ` +
+      `the tap reads the token from Loupe's state file (written for your user only) or from the environment variable ${TOKEN_ENV}.`
+    );
   }
-  o.relay.attach = value;
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'ws:') || !isLoopbackAddress(url.hostname) || url.port === '' || (port !== undefined && (port < 1 || port > 65535))) {
+    return `${f} expects the address of a Loupe on this machine, as it printed it but without the token (http://127.0.0.1:PORT/) or just its port, got ${JSON.stringify(value)}.`;
+  }
+  o.relay.attach = `http://${url.host}`;
   return undefined;
 }
 
@@ -89,10 +109,11 @@ export const RELAY_OPTIONS = new Map<string, RelaySpec>([
 ]);
 
 export const RELAY_USAGE = `Between a client and its server (docs/rules.md for --rules):
-  mcp-loupe --tap [--attach <url>] [--label <name>] [--record <file>] [--rules <file>] -- <command> [args...]
+  mcp-loupe --tap [--attach <url|port>] [--label <name>] [--record <file>] [--rules <file>] -- <command> [args...]
                                   put in a host's config instead of the server command: relays its stdio
                                   byte for byte and shows the session in a running Loupe (found through its
-                                  state file, or --attach http://127.0.0.1:PORT/?token=…; --no-attach: never)
+                                  state file, or --attach http://127.0.0.1:PORT/ with the token in the
+                                  environment variable MCP_LOUPE_TOKEN, never on the command line; --no-attach: never)
   mcp-loupe --gateway [--gateway-port <n>] [--gateway-idle <ms>] [--gateway-max-sessions <n>] [--gateway-no-auth] <target>
                                   serve the target (a command or a URL) as Streamable HTTP on 127.0.0.1 for any
                                   MCP client; each client session is a session in the page (idle ones closed

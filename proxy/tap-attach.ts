@@ -1,7 +1,9 @@
 /**
  * The tap's side of showing a tapped session in a running Loupe (issue 13): a WebSocket to
  * `/tap?token=…` of the Loupe given with `--attach`, or of the one the runtime state file names
- * (runtime-state.ts). The protocol is lib/wire-tap.ts.
+ * (runtime-state.ts). The protocol is lib/wire-tap.ts. The token never comes from the command line
+ * (issue 21): for `--attach` it is MCP_LOUPE_TOKEN's, or the state file's when that file names the
+ * same Loupe.
  *
  * The host's session never waits on Loupe: events are queued and sent in batches (those from
  * before the attach kept up to MAX_QUEUED, the rest counted, so that initialize shows), a Loupe
@@ -13,6 +15,7 @@ import type { Rule } from '../lib/rules-types.ts';
 import type { TraceEvent } from '../lib/wire.ts';
 import { LoupeToTapSchema, parseTapMessage, TAP_PROTOCOL, type LoupeToTap, type TapHello } from '../lib/wire-tap.ts';
 import type { HoldOutcome, HoldRequest } from './hold-broker.ts';
+import { TOKEN_ENV } from './cli-relay.ts';
 import { readRuntimeState } from './runtime-state.ts';
 import { isLoopbackAddress } from './security.ts';
 import type { TraceRecorder } from './trace-recorder.ts';
@@ -29,8 +32,10 @@ const BATCH_MS = 5;
 const CLOSE_WAIT_MS = 1_000;
 
 export interface AttachInit {
-  /** `--attach URL`; absent: the state file's Loupe. */
+  /** `--attach`: the Loupe's origin (`http://127.0.0.1:PORT`), without a token; absent: the state file's Loupe. */
   url?: string;
+  /** The token for `url`, from the environment (MCP_LOUPE_TOKEN); absent: the state file's, if it names that Loupe. */
+  token?: string;
   hello: Omit<TapHello, 'type' | 'protocol'>;
   trace: TraceRecorder;
   /** The attached Loupe's rules and the session's name there; `[]` once it is gone. */
@@ -40,17 +45,30 @@ export interface AttachInit {
   stateDir?: string;
 }
 
-/** `http://127.0.0.1:PORT/?token=…` (or `ws://…`) → `ws://127.0.0.1:PORT/tap?token=…`; undefined when not loopback. */
-export function tapUrl(address: string): { ws: string; origin: string } | undefined {
+/**
+ * `http://127.0.0.1:PORT` (or `ws://…`) and its token → `ws://127.0.0.1:PORT/tap?token=…`; the token
+ * may also be in the address (the state file's URL). Undefined when not loopback or without a token.
+ */
+export function tapUrl(address: string, token?: string): { ws: string; origin: string } | undefined {
   let url: URL;
   try {
     url = new URL(address);
   } catch {
     return undefined;
   }
-  const token = url.searchParams.get('token');
-  if (!token || !isLoopbackAddress(url.hostname) || (url.protocol !== 'http:' && url.protocol !== 'ws:')) return undefined;
-  return { ws: `ws://${url.host}/tap?token=${encodeURIComponent(token)}`, origin: `http://${url.host}` };
+  const key = token ?? url.searchParams.get('token');
+  if (!key || !isLoopbackAddress(url.hostname) || (url.protocol !== 'http:' && url.protocol !== 'ws:')) return undefined;
+  return { ws: `ws://${url.host}/tap?token=${encodeURIComponent(key)}`, origin: `http://${url.host}` };
+}
+
+/** Whether two addresses are the same Loupe: both on this machine's loopback, on the same port. */
+function sameLoupe(a: string, b: string): boolean {
+  try {
+    const [x, y] = [new URL(a), new URL(b)];
+    return isLoopbackAddress(x.hostname) && isLoopbackAddress(y.hostname) && x.port === y.port;
+  } catch {
+    return false;
+  }
 }
 
 export class TapAttachment {
@@ -108,13 +126,8 @@ export class TapAttachment {
 
   private connect(): void {
     if (this.closing || this.detached) return;
-    const address = this.init.url ?? readRuntimeState(this.init.stateDir)?.url;
-    const target = address ? tapUrl(address) : undefined;
-    if (!target) {
-      if (address) return this.init.say(`--attach: ${address.replace(/token=[^&]*/, 'token=…')} is not a Loupe on this machine; relaying without one.`);
-      this.complainOnce('no running Loupe found (start mcp-loupe, or give --attach URL); relaying and recording without one.');
-      return this.scheduleRetry();
-    }
+    const target = this.locate();
+    if (!target) return this.scheduleRetry();
     const ws = new WebSocket(target.ws, { handshakeTimeout: HANDSHAKE_MS, perMessageDeflate: false });
     this.ws = ws;
     ws.on('open', () => this.send({ type: 'hello', protocol: TAP_PROTOCOL, ...this.init.hello }));
@@ -123,6 +136,24 @@ export class TapAttachment {
     });
     ws.on('error', () => undefined); // the close that follows says it
     ws.on('close', () => this.lost(target.origin));
+  }
+
+  /** The Loupe to attach to and its token, or undefined (said once) when there is none yet. */
+  private locate(): { ws: string; origin: string } | undefined {
+    const { url, token, stateDir } = this.init;
+    const state = readRuntimeState(stateDir);
+    if (url === undefined) {
+      const found = state ? tapUrl(state.url) : undefined;
+      if (!found) this.complainOnce('no running Loupe found (start mcp-loupe, or give --attach URL); relaying and recording without one.');
+      return found;
+    }
+    const found = tapUrl(url, token ?? (state && sameLoupe(state.url, url) ? (new URL(state.url).searchParams.get('token') ?? undefined) : undefined));
+    if (!found) {
+      this.complainOnce(
+        `--attach ${url}: no token for that Loupe (its state file names another Loupe, or none): set ${TOKEN_ENV} to the token it printed; relaying and recording without it.`,
+      );
+    }
+    return found;
   }
 
   private complainOnce(line: string): void {

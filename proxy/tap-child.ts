@@ -3,7 +3,8 @@
  * watchdog (watchdog.ts) so that it cannot outlive the tap even when the tap is SIGKILLed, and
  * stopped as a group (SIGTERM, SIGKILL after the grace) the way stdio-transport.ts stops Loupe's own
  * servers. Its environment is the tap's own plus `-e`: the host chose the tap's environment for
- * the server it thinks it starts (API keys in its config's `env`), so none of it is filtered out.
+ * the server it thinks it starts (API keys in its config's `env`), so none of it is filtered out
+ * but MCP_LOUPE_TOKEN, Loupe's own token, which tap.ts takes out before the server starts.
  */
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';

@@ -157,7 +157,8 @@ describe('mcp-loupe --tap with an SDK client (server-everything)', () => {
 describe('mcp-loupe --tap attached to a running Loupe', () => {
   it('shows the session named by the host, with its frames, and goes on when that Loupe closes', async () => {
     const { loupe, client: page } = await harness.start({});
-    const { client, pid } = await tapClient(['--attach', loupe.url]);
+    // The address on the command line, the token in the environment (never in argv: issue 21).
+    const { client, pid } = await tapClient(['--attach', loupe.origin], { MCP_LOUPE_TOKEN: loupe.token });
     await echo(client, 'seen by Loupe');
     // The host's initialize names the session; the server's answer to it comes in a later update.
     const session = await page.until(() => [...page.sessions.values()].find((s) => s.relay?.kind === 'tap' && s.relay.client?.name === 'tap-test-host' && s.serverInfo !== undefined));
@@ -198,7 +199,7 @@ describe('mcp-loupe --tap attached to a running Loupe', () => {
 describe('mcp-loupe --tap with the rules of the Loupe it attached to', () => {
   async function attached() {
     const { loupe, client: page } = await harness.start({});
-    const tap = await tapClient(['--attach', loupe.url]);
+    const tap = await tapClient(['--attach', loupe.origin], { MCP_LOUPE_TOKEN: loupe.token });
     await echo(tap.client, 'attached');
     await page.until(() => [...page.sessions.values()].find((s) => s.relay?.kind === 'tap' && s.relay.client));
     return { engine: loupe.hub.engine, ...tap };

@@ -1,5 +1,5 @@
 /**
- * `mcp-loupe --tap [--label NAME] [--attach URL | --no-attach] [--record FILE] [--rules FILE] --
+ * `mcp-loupe --tap [--label NAME] [--attach URL|PORT | --no-attach] [--record FILE] [--rules FILE] --
  * <command>` (issue 13): put in a host's config instead of the server command. It starts the real
  * server and relays the host's stdin to it and its stdout back byte for byte (tap-relay.ts), its
  * stderr too, while recording every frame, the stderr and the exit on the side: to `--record FILE`,
@@ -15,6 +15,7 @@ import { classifyMessage } from '../lib/frame-classify.ts';
 import type { Rule } from '../lib/rules-types.ts';
 import type { SessionInfo } from '../lib/wire.ts';
 import type { CliOptions, ResolvedTarget } from './cli-args.ts';
+import { TOKEN_ENV } from './cli-relay.ts';
 import type { FramePipeline } from './frame-pipeline.ts';
 import type { PipelineContext, RuleSet } from './pipeline-context.ts';
 import { startRecording, type Recording } from './record.ts';
@@ -60,6 +61,10 @@ export async function runTap(options: CliOptions, target: ResolvedTarget): Promi
     say('--tap relays a stdio server: give its command after --, e.g. mcp-loupe --tap -- node build/index.js');
     return 2;
   }
+  // Loupe's token is the tap's to attach with, not the server's to inherit (tap-child.ts passes the
+  // tap's environment on): read once, and gone from the environment before the server starts.
+  const token = process.env[TOKEN_ENV] || undefined;
+  delete process.env[TOKEN_ENV];
   const label = options.relay.label;
   const name = label ?? config.name ?? config.command;
   const trace = new TraceRecorder('s1', TAP_TRACE_LIMITS);
@@ -102,6 +107,7 @@ export async function runTap(options: CliOptions, target: ResolvedTarget): Promi
     void import('./tap-attach.ts').then(({ attachTap }) => {
       tap.attachment = attachTap({
         url: options.relay.attach,
+        token: options.relay.attach !== undefined ? token : undefined,
         hello: { label, command: config.command, args: config.args, pid: child.pid ?? process.pid, version: VERSION },
         trace,
         onRules: (rules, server) => tap.setRemoteRules(rules, server),
