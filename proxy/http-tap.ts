@@ -6,7 +6,7 @@
  */
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { classifyMessage } from '../lib/frame-classify.ts';
-import { isSecretHeader, maskCredential } from '../lib/secret-mask.ts';
+import { isSecretHeader, maskCredential, scrubberFor } from '../lib/secret-mask.ts';
 import type { TraceRecorder } from './trace-recorder.ts';
 import { now } from './trace-recorder.ts';
 import { idKey, watchSse, type StreamDrop } from './http-sse-watch.ts';
@@ -337,7 +337,9 @@ export function createHttpTap(trace: TraceRecorder, kind: 'http' | 'sse' = 'http
     if (framed && isJson && text.length > 0 && (response.ok || text.trimStart().startsWith('{'))) recordFrames(text, 'in');
     // The requests beside the server (OAuth) do not replace its own failure: that is what the user asked about.
     if (framed && (!response.ok || (text.length > 0 && !isJson))) {
-      failure = { url, status: response.status, contentType, bodyStart: text.slice(0, BODY_START_CHARS), wwwAuthenticate: response.headers.get('www-authenticate') ?? undefined };
+      // The start of the body goes into the error the page is shown: a refusal may quote the key it refused.
+      const bodyStart = scrubberFor(trace.secretValues, 'masked')(text.slice(0, BODY_START_CHARS));
+      failure = { url, status: response.status, contentType, bodyStart, wwwAuthenticate: response.headers.get('www-authenticate') ?? undefined };
     }
     if (response.ok && requestHeaders['mcp-session-id'] !== undefined && requestIdsOf(sent).size > 0) answered++;
     if (response.status === 404 && requestHeaders['mcp-session-id'] !== undefined) {

@@ -106,4 +106,12 @@ describe('the page', () => {
     expectNoCredential(sent, 'what the page was sent');
     expect(client.events.filter((e) => e.kind === 'http').length).toBeGreaterThan(0);
   });
+
+  it('is shown a refusal that quotes the key with the key masked', async () => {
+    const url = await startFixture();
+    const { client } = await harness.start({ config: { kind: 'http', url: `${url}/deny`, transport: 'http', headers: HEADERS } });
+    const failed = await client.until(() => [...client.sessions.values()].find((s) => s.status === 'failed'), 15_000, 'the refusal');
+    expect(JSON.stringify(failed.error)).toContain('API key not valid');
+    expectNoCredential(client.texts.join('\n'), 'what the page was sent');
+  });
 });
