@@ -197,7 +197,7 @@ async function runMode(session: Session, options: CliOptions, io: HeadlessIo, sa
   switch (modeOf(h)) {
     case 'smoke': {
       const { runSmoke, formatSmokeText, smokeJunit, smokeExitCode } = await import('./smoke.ts');
-      const report = await runSmoke(session, { timeoutMs: timeoutMs ?? SMOKE_TIMEOUT_MS, negative: h.negative });
+      const report = await runSmoke(session, { timeoutMs: timeoutMs ?? SMOKE_TIMEOUT_MS, negative: h.negative, allowWrites: h.allowWrites });
       io.stdout(formatSmokeText(report));
       if (h.junit) writeFileSync(h.junit, smokeJunit(report));
       return smokeExitCode(report);
@@ -266,7 +266,16 @@ async function runMockMode(h: HeadlessOptions, say: (line: string) => void): Pro
   const trace = readTrace(h.mock!, say);
   if (typeof trace === 'number') return trace;
   const { startMock, MockStartError } = await import('./mock.ts');
-  let mock: Awaited<ReturnType<typeof startMock>>;
+  // Before the line that says it listens: a script that sends SIGTERM once it reads that line must
+  // find the handler in place, not Node's default (killed by the signal).
+  let mock: Awaited<ReturnType<typeof startMock>> | undefined;
+  let stopped = false;
+  const stop = () => {
+    stopped = true;
+    void mock?.close();
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
   try {
     // The mock's lines already say "Loupe mock: …" (the same sentence its client gets as an error).
     mock = await startMock(trace, { port: h.mockPort, log: (line: string) => process.stderr.write(`${line}\n`) });
@@ -275,12 +284,10 @@ async function runMockMode(h: HeadlessOptions, say: (line: string) => void): Pro
     say(`${h.mock}: ${error.message}`);
     return error.code === 'LISTEN_FAILED' ? EXIT.connect : EXIT.usage;
   }
+  if (stopped) await mock.close();
   const { answers, methods, protocolVersion } = mock.recorded;
   const what = `${answers} recorded answers (${methods.join(', ')}; protocol ${protocolVersion ?? 'unknown'})`;
   say(mock.url ? `mock of ${h.mock} listening at ${mock.url} with ${what}` : `mock of ${h.mock} answering on stdio with ${what}; it stops when stdin ends`);
-  const stop = () => void mock.close();
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
   await mock.done;
   return EXIT.ok;
 }

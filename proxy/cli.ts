@@ -53,10 +53,29 @@ async function main(argv: string[]): Promise<void> {
   if (mode !== undefined) {
     // The modes without a browser never load the HTTP server, the static files or ws (cli-run.ts).
     const { runHeadless } = await import('./cli-run.ts');
-    process.exitCode = await runHeadless(options, target?.value);
-    return;
+    // runHeadless returns once its output is written and its servers are stopped.
+    await exitWhenWritten(await runHeadless(options, target?.value));
   }
   await runUi(options, target!.value);
+}
+
+/**
+ * A headless mode is over: exits with its code once stdout and stderr have taken everything
+ * written, whatever a library still holds the event loop with (the SDK's task store keeps a timer
+ * of each task's ttl, minutes long; a server's orphan may hold a pipe open).
+ */
+async function exitWhenWritten(code: number): Promise<never> {
+  process.exitCode = code;
+  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+  process.exit(code);
+}
+
+/** Resolves once what was written before is handed to the OS (or the stream has failed: nothing more will go). */
+function flushed(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((resolve) => {
+    if (stream.destroyed || !stream.writable) return resolve();
+    stream.write('', () => resolve());
+  });
 }
 
 async function readRulesOrExit(file: string): Promise<{ rules: Rule[]; source: string }> {

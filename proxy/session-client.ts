@@ -30,14 +30,20 @@ export interface SessionClientOptions {
 
 export function createSessionClient(options: SessionClientOptions): Client {
   const { choice } = options;
+  const taskStore = choice.tasks ? new InMemoryTaskStore() : undefined;
   const client = new Client(CLIENT_INFO, {
     capabilities: declaredCapabilities(choice),
-    ...(choice.tasks ? { taskStore: new InMemoryTaskStore() } : {}),
+    ...(taskStore ? { taskStore } : {}),
   });
   registerClientHandlers(client, { session: options.session, choice, roots: options.roots, timeoutMs: options.serverRequestTimeoutMs, broker: options.broker });
   // Every notification is in the trace already; accept them all so the SDK does not complain.
   client.fallbackNotificationHandler = async () => {};
-  client.onclose = () => options.onClose(client);
+  client.onclose = () => {
+    // The store keeps a timer of the task's ttl (300 s and more) for each result it holds: a
+    // closed session's tasks are gone, and their timers must not keep Loupe running.
+    taskStore?.cleanup();
+    options.onClose(client);
+  };
   return client;
 }
 

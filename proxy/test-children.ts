@@ -6,23 +6,57 @@ import { join, resolve } from 'node:path';
 const ROOT = resolve(import.meta.dirname, '..');
 const CLI = join(ROOT, 'dist', 'proxy', 'cli.js');
 
+export interface BuiltCliRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  /** Milliseconds from the last byte on stdout or stderr to the exit. */
+  quietBeforeExitMs: number;
+}
+
+export interface BuiltCliOptions {
+  /** Node's own options, before the CLI (`--import` of a module that leaves a timer). */
+  nodeArgs?: string[];
+  /** Killed (SIGKILL) when it has not exited this long after its last output: a hang fails fast. */
+  hangMs?: number;
+}
+
 /**
  * Runs the built CLI (`node dist/proxy/cli.js`, so a test needs a current build) to its end; a run
- * that hangs is killed after 60 s and fails the test by its code. The child joins `started`.
+ * that hangs is killed after 60 s (or `hangMs` after its last output) and fails the test by its
+ * code. The child joins `started`.
  */
-export function runBuiltCli(args: string[], started: ChildProcess[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runBuiltCli(args: string[], started: ChildProcess[], options: BuiltCliOptions = {}): Promise<BuiltCliRun> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), CLI, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     started.push(child);
     let stdout = '';
     let stderr = '';
-    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      done({ code, stdout, stderr });
+    let lastOutput = performance.now();
+    let hang: NodeJS.Timeout | undefined;
+    const heard = () => {
+      lastOutput = performance.now();
+      if (options.hangMs === undefined) return;
+      clearTimeout(hang);
+      hang = setTimeout(() => child.kill('SIGKILL'), options.hangMs);
+    };
+    child.stdout!.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      heard();
     });
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      heard();
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    let quietBeforeExitMs = 0;
+    child.on('exit', () => {
+      quietBeforeExitMs = performance.now() - lastOutput;
+      clearTimeout(timer);
+      clearTimeout(hang);
+    });
+    child.on('close', (code, signal) => done({ code, signal, stdout, stderr, quietBeforeExitMs }));
   });
 }
 
