@@ -53,6 +53,7 @@ export function ServersContainer(): ReactNode {
   const order = useLoupeSelector((s) => s.order);
   const live = useLoupeSelector((s) => s.socket.phase === 'open' && s.synced);
   const inputs = useLoupeSelector((s) => s.workspace?.inputsNeeded);
+  const pruned = useLoupeSelector((s) => s.workspace?.prunedSessions);
   const shown = useSelectedServer();
   const [editing, setEditing] = useState<Editing>();
   const [adding, setAdding] = useState<string>();
@@ -77,6 +78,7 @@ export function ServersContainer(): ReactNode {
         onRemove={(id) => app.removeServer(id)}
         onExport={workspace.onExport}
         headerActions={workspace.buttons}
+        prunedSessions={pruned}
       />
       {workspace.panel}
       {inputs && inputs.length > 0 && <InputsForm inputs={inputs} canSend={live} onProvide={(values) => app.provideInputs(values)} />}

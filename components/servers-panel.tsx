@@ -42,6 +42,8 @@ export interface ServersPanelProps {
   onExport?(id: string): void;
   /** More buttons for the header (`Save workspace`, `Import servers`). */
   headerActions?: ReactNode;
+  /** How many ended gateway and tap sessions the proxy forgot (it keeps the last ones). */
+  prunedSessions?: number;
 }
 
 const WORDS: Record<SessionStatus, string> = { connected: 'Connected', connecting: 'Connecting', disconnected: 'Disconnected', failed: 'Failed' };
@@ -171,6 +173,11 @@ export function ServersPanel(props: ServersPanelProps): ReactNode {
           </button>
         </li>
       </ul>
+      {props.prunedSessions !== undefined && props.prunedSessions > 0 && (
+        <p className="mt-2 text-xs text-zinc-600 dark:text-zinc-300">
+          {props.prunedSessions} ended session{props.prunedSessions === 1 ? '' : 's'} pruned: Loupe keeps the gateway and tap sessions that ended last, with their history.
+        </p>
+      )}
     </section>
   );
 }

@@ -20,6 +20,8 @@ export const WorkspaceStateSchema = z.object({
   inputsNeeded: z.array(InputDeclSchema),
   /** Plain notes for the user, each naming its server (renames, ignored keys, placeholders). */
   notes: z.array(z.string()),
+  /** How many ended watched sessions (gateway clients that left, detached taps) were forgotten beyond the cap. */
+  prunedSessions: z.number().int().nonnegative().optional(),
 });
 export type WorkspaceState = z.infer<typeof WorkspaceStateSchema>;
 

@@ -6,7 +6,7 @@
  * Request timing and progress live in the session (session.ts), so every face gets the same outcomes.
  */
 import type { ServerConfig } from '../lib/server-config-types.ts';
-import type { ServerRequest, SessionInfo, TraceEvent } from '../lib/wire.ts';
+import type { ServerRequest, SessionInfo, TraceEvent, WorkspaceState } from '../lib/wire.ts';
 import type { Workspace } from '../lib/workspace-types.ts';
 import { OAuthCallbacks } from './oauth-callback.ts';
 import type { OAuthOptions } from './oauth-provider.ts';
@@ -21,6 +21,7 @@ import { WorkspaceModel, type EntryInit } from './workspace-model.ts';
 import type { HeldFrame, HoldEnd, Rule } from '../lib/rules-types.ts';
 import { HoldBroker } from './hold-broker.ts';
 import { observeRelay } from './relay-observer.ts';
+import { EndedRelays } from './ended-relays.ts';
 import type { PipelineContext, RuleSet } from './pipeline-context.ts';
 
 export type EngineEvent =
@@ -65,6 +66,8 @@ export interface EngineOptions {
   rememberCredentials?: boolean;
   /** `--rules FILE` (issue 13): the interception rules from the start, and the file's name for the page. */
   rules?: { rules: Rule[]; source: string };
+  /** How many ended watched sessions (gateway, tap) are kept with their traces (default 20; ended-relays.ts). */
+  endedRelaysKept?: number;
 }
 
 /** A session Loupe watches rather than makes (issue 13): a tapped host session or a gateway client's. */
@@ -85,6 +88,7 @@ export class Engine {
   private readonly specValidators = new Map<string, () => void>();
   private readonly recordings = new Map<string, Recording>();
   private readonly listeners = new Set<(event: EngineEvent) => void>();
+  private readonly endedRelays: EndedRelays;
   private nextId = 1;
   primary?: string;
   readonly model: WorkspaceModel;
@@ -114,6 +118,7 @@ export class Engine {
       this.rulesSource = options.rules.source;
     }
     this.traceLimits = options.traceLimits ?? DEFAULT_TRACE_LIMITS;
+    this.endedRelays = new EndedRelays(options.endedRelaysKept);
     this.model = new WorkspaceModel(options.env ?? process.env);
     this.model.rules = [...this.ruleSet.rules];
     this.cwd = options.cwd ?? process.cwd();
@@ -229,6 +234,13 @@ export class Engine {
     return this.sessions.get(id);
   }
 
+  /** The workspace as the faces show it, with how many ended watched sessions were forgotten. */
+  workspaceState(): WorkspaceState {
+    const state = this.model.state();
+    const pruned = this.endedRelays.pruned;
+    return pruned > 0 ? { ...state, prunedSessions: pruned } : state;
+  }
+
   sessionList(): Session[] {
     return [...this.sessions.values()];
   }
@@ -292,6 +304,7 @@ export class Engine {
     const session = this.sessions.get(id);
     if (!session) return;
     this.sessions.delete(id);
+    this.endedRelays.forget(id);
     this.unsubscribe.get(id)?.();
     this.unsubscribe.delete(id);
     this.specValidators.get(id)?.();
@@ -321,5 +334,7 @@ export class Engine {
     // A removed session still stopping says nothing more (the faces have forgotten it).
     if (!this.sessions.has(info.id)) return;
     this.emit({ type: 'session', session: info });
+    // Forgotten as the page's Remove forgets: every face hears `session-removed`, then the workspace with the count.
+    for (const id of this.endedRelays.changed(info)) void this.removeSession(id);
   }
 }

@@ -112,7 +112,7 @@ export class Hub {
   }
 
   broadcastWorkspace(): void {
-    this.broadcastNow({ type: 'workspace', workspace: this.model.state() });
+    this.broadcastNow({ type: 'workspace', workspace: this.engine.workspaceState() });
   }
 
   subscribe(ws: WebSocket, sessions: string[]): void {
@@ -153,7 +153,7 @@ export class Hub {
       stats: sessions.map((s) => s.trace.stats()),
       primary: this.primary,
       serverRequests: this.engine.broker.list(),
-      workspace: this.model.state(),
+      workspace: this.engine.workspaceState(),
       ...interceptSnapshot(this),
       ...playgroundSnapshot(this),
     };
