@@ -18,6 +18,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { buildAnswerTable, MockConversation, type AnswerTable, type Outgoing } from '../lib/mock-match.ts';
 import { conversationOf } from '../lib/trace-exchanges.ts';
 import type { ImportedTrace } from '../lib/trace-jsonl.ts';
+import { MockSessions } from './mock-sessions.ts';
 import { isAllowedHost, isLoopbackAddress } from './security.ts';
 
 export interface MockOptions {
@@ -31,6 +32,10 @@ export interface MockOptions {
   output?: Writable;
   /** Diagnostics for the operator (the CLI points this at stderr). */
   log?: (line: string) => void;
+  /** HTTP: a session without a request this long is closed (default 10 minutes, as the gateway's; mock-sessions.ts). */
+  idleMs?: number;
+  /** HTTP: how many sessions at once (default 256); at the cap, the one idle the longest is closed for a new one. */
+  maxSessions?: number;
 }
 
 export interface RunningMock {
@@ -64,7 +69,7 @@ export async function startMock(trace: ImportedTrace, options: MockOptions = {})
   if (options.port === undefined) return { ...(await startStdio(table, options.input ?? process.stdin, options.output ?? process.stdout, log)), recorded };
   const host = options.host ?? '127.0.0.1';
   if (!isLoopbackAddress(host)) throw new MockStartError('USAGE', `The mock listens on loopback only (127.0.0.1), not ${host}.`);
-  return { ...(await startHttp(table, options.port, host, log)), recorded };
+  return { ...(await startHttp(table, options.port, host, log, options)), recorded };
 }
 
 const firstLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).split('\n')[0].slice(0, 200);
@@ -145,18 +150,17 @@ class StandaloneStream {
   }
 }
 
-/** Each session holds a conversation; a test suite that never ends its sessions must not grow the mock without bound. */
-const MAX_SESSIONS = 256;
-
 interface HttpSession {
+  number: number;
   transport: StreamableHTTPServerTransport;
   standalone: StandaloneStream;
+  close(): Promise<void>;
 }
 
-async function startHttp(table: AnswerTable, port: number, host: string, log: (line: string) => void): Promise<Started> {
+async function startHttp(table: AnswerTable, port: number, host: string, log: (line: string) => void, limits: Pick<MockOptions, 'idleMs' | 'maxSessions'>): Promise<Started> {
   if (table.era === 'modern') return startModern(table, port, host, log);
   const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
-  const sessions = new Map<string, HttpSession>();
+  const sessions = new MockSessions<HttpSession>({ max: limits.maxSessions, idleMs: limits.idleMs, log });
   let count = 0;
 
   const openSession = async (): Promise<HttpSession> => {
@@ -164,12 +168,12 @@ async function startHttp(table: AnswerTable, port: number, host: string, log: (l
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
       onsessioninitialized: (id) => {
-        sessions.set(id, session);
+        sessions.add(id, session);
         log(`Loupe mock: client ${number} connected (${sessions.size} open).`);
       },
-      onsessionclosed: (id) => void sessions.delete(id),
+      onsessionclosed: (id) => sessions.delete(id),
     });
-    const session: HttpSession = { transport, standalone: new StandaloneStream(transport, log) };
+    const session: HttpSession = { number, transport, standalone: new StandaloneStream(transport, log), close: () => transport.close() };
     transport.onclose = () => void (transport.sessionId && sessions.delete(transport.sessionId));
     transport.onerror = (error) => log(`Loupe mock: ${firstLine(error)}`);
     serve(transport, new MockConversation(table), log, (message) => session.standalone.send(message));
@@ -184,10 +188,11 @@ async function startHttp(table: AnswerTable, port: number, host: string, log: (l
     if (new URL(req.url ?? '/', 'http://127.0.0.1').pathname !== '/mcp') return reject(res, 404, 'Loupe mock: the MCP endpoint is /mcp.');
     const id = req.headers['mcp-session-id'];
     let session = typeof id === 'string' ? sessions.get(id) : undefined;
-    if (typeof id === 'string' && !session) return reject(res, 404, 'Loupe mock: no such session (it was closed, or the mock restarted); initialize again.', -32001);
+    if (typeof id === 'string' && !session) return reject(res, 404, 'Loupe mock: no such session (it was closed, idle, or the mock restarted); initialize again.', -32001);
+    if (typeof id === 'string') sessions.busy(id, res);
     if (!session) {
       if (req.method !== 'POST') return reject(res, 400, 'Loupe mock: start a session with a POST of initialize first.');
-      if (sessions.size >= MAX_SESSIONS) return reject(res, 503, `Loupe mock: ${MAX_SESSIONS} client sessions are open; end one (HTTP DELETE) before starting another.`);
+      if (!(await sessions.makeRoom())) return reject(res, 503, `Loupe mock: every client session (${sessions.size}) has a request or stream open; end one (HTTP DELETE) before starting another.`);
       session = await openSession();
     }
     if (req.method === 'GET') session.standalone.watch(res);
@@ -206,7 +211,7 @@ async function startHttp(table: AnswerTable, port: number, host: string, log: (l
   await listen(server, port, host);
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
   const { close, done } = closeOnce(async () => {
-    await Promise.all([...sessions.values()].map((s) => s.transport.close().catch(() => undefined)));
+    await sessions.closeAll();
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
