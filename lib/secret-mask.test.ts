@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { headerSecretValues, isSecretHeader, maskHeaderValues, maskTraceEvent, mayCarryCredential, secretScrubber } from './secret-mask.ts';
+import { headerSecretValues, isSecretHeader, maskBearerTokens, maskHeaderValues, maskTraceEvent, mayCarryCredential, secretScrubber } from './secret-mask.ts';
 import type { TraceEvent } from './wire.ts';
 
 const KEY = 'aZ3/fake+Functions/Key9kq0w2e4r6t8y0u1i3o5p7==';
@@ -102,5 +102,13 @@ describe('maskTraceEvent', () => {
 
   it('maskHeaderValues keeps a value already masked', () => {
     expect(maskHeaderValues({ authorization: 'Bearer •••• (3 chars, secret)' })).toEqual({ authorization: 'Bearer •••• (3 chars, secret)' });
+  });
+});
+
+describe('maskBearerTokens', () => {
+  it('masks what follows Bearer, escapes included, and leaves a mask or a short word alone', () => {
+    expect(maskBearerTokens('"received":"Authorization: Bearer sk-live/\\"quo…","x":1')).toBe('"received":"Authorization: Bearer •••• (14 chars, secret)","x":1');
+    expect(maskBearerTokens('Bearer •••• (8 chars, secret)')).toBe('Bearer •••• (8 chars, secret)');
+    expect(maskBearerTokens('use a Bearer token')).toBe('use a Bearer token');
   });
 });

@@ -181,6 +181,17 @@ export function scrubberFor(values: readonly string[], label: MaskLabel = 'secre
   return scrub;
 }
 
+/** `Bearer ` and the token after it, up to a space, a quote or a delimiter (a backslash escape is part of it: `\"`). */
+const BEARER = /\b(Bearer\s+)((?:\\.|[^\s"'\\<>,;]){6,})/gi;
+
+/**
+ * Whatever follows `Bearer ` masked: in what a provider sends back, that is an echo of the request's
+ * own header, the key whole or in part (cut short, or its start only).
+ */
+export function maskBearerTokens(text: string, label: MaskLabel = 'secret'): string {
+  return text.replace(BEARER, (all, scheme: string, token: string) => (token.startsWith('••••') ? all : `${scheme}${maskText(token, label)}`));
+}
+
 // --- Trace events ---------------------------------------------------------------------------
 
 /** Header values masked by name, and by value wherever one holds a secret (the whole value then). */

@@ -186,9 +186,23 @@ describe('failures of the connection', () => {
 
   it('a key the provider quotes back in its refusal is scrubbed from the words and the record', async () => {
     const { outcome, event } = await listModels({ config: { kind: 'anthropic', baseUrl: slowBase, model: '' }, key: 'sk-quoted-back-9876' });
-    expect(!outcome.ok && outcome.error.message).toBe('The Anthropic API refused the API key (HTTP 401: authentication_error: invalid x-api-key ••••). Check the key, or the environment variable it comes from.');
-    expect(event.responseBody).toContain('invalid x-api-key ••••');
+    expect(!outcome.ok && outcome.error.message).toBe('The Anthropic API refused the API key (HTTP 401: authentication_error: invalid x-api-key •••• (19 chars, secret)). Check the key, or the environment variable it comes from.');
+    expect(event.responseBody).toContain('invalid x-api-key •••• (19 chars, secret)');
     expect(JSON.stringify({ outcome, event })).not.toContain('sk-quoted-back-9876');
+  });
+
+  it('a key quoted back in any encoding (JSON-escaped, \\/, URL-encoded, base64, after Bearer) is scrubbed from the words and the record', async () => {
+    // Visible ASCII, as a typed key may be, with the characters JSON and URLs escape.
+    const key = 'sk-live/"quoted"+back\\key=0123456789abcdef';
+    const base64 = Buffer.from(`key:${key}`).toString('base64');
+    const forms = [key, JSON.stringify(key).slice(1, -1), JSON.stringify(key).slice(1, -1).replace(/\//g, '\\/'), encodeURIComponent(key), base64.slice(4, 40), base64.slice(4, 40).replace(/\+/g, '-').replace(/\//g, '_'), key.slice(0, 10)];
+    for (const kind of ['anthropic', 'openai-compatible'] as const) {
+      const { outcome, event } = await callModel({ config: { kind, baseUrl: bases[kind].replace(/\/v1$/, '/echo-key/v1'), model: 'm' }, key, request: hi, stream: false });
+      const texts = [!outcome.ok ? outcome.error.message : '', event.responseBody, event.error ?? '', ...Object.values(event.requestHeaders)];
+      for (const form of forms) for (const text of texts) expect(text.includes(form), `${kind}: ${form} in ${text}`).toBe(false);
+      expect(!outcome.ok && outcome.error.message).toMatch(/refused the API key \(HTTP 401: .*Incorrect API key provided: •••• \(\d+ chars, secret\)/);
+      expect(event.responseBody).toContain('"received":"Authorization: Bearer •••• (');
+    }
   });
 
   it('a body larger than the trace keeps is cut, and the cut said', async () => {

@@ -8,9 +8,10 @@
  * nothing a provider sends (or fails to send) throws out of these functions.
  *
  * The key is masked in the recorded request headers and scrubbed from every other text of the
- * event and of the error (a provider may echo a wrong key in its refusal).
+ * event and of the error, in every encoding (a provider may echo a wrong key in its refusal).
  */
 import type { TraceEventInput } from './trace-recorder.ts';
+import { maskBearerTokens, secretScrubber, type Scrub } from '../lib/secret-mask.ts';
 import { describeNetworkError } from './http-tap.ts';
 import { jsonOf, type ModelInfo, type ModelReply, type ModelRequest, type ProviderAdapter, type ProviderConfig, type ProviderKind, type ReplyStream, type StreamDelta } from '../lib/playground-types.ts';
 import { anthropicAdapter } from '../lib/provider-anthropic.ts';
@@ -84,9 +85,15 @@ class BodyCapture {
   }
 }
 
-/** `text` with every occurrence of the key replaced, so that no recorded or sent text carries it. */
-function scrubber(key: string | undefined): (text: string) => string {
-  return key === undefined || key === '' ? (text) => text : (text) => text.split(key).join('••••');
+/**
+ * `text` with every occurrence of the key replaced, so that no recorded or sent text carries it: as
+ * sent, JSON-escaped, URL-encoded or in base64 (lib/secret-mask.ts), and whatever follows `Bearer `
+ * in what the provider sent back (an echo of the header, perhaps cut short or with the key's start
+ * only).
+ */
+function scrubbers(key: string | undefined): { sent: Scrub; answer: Scrub } {
+  const sent = secretScrubber(key === undefined ? [] : [key], 'secret', 1);
+  return { sent, answer: (text) => maskBearerTokens(sent(text)) };
 }
 
 function maskedHeaders(headers: Record<string, string>, key: string | undefined): Record<string, string> {
@@ -127,7 +134,7 @@ async function exchange<T>(sent: Sent): Promise<Exchange<T>> {
   const { adapter, call, what } = sent;
   const started = performance.now();
   const timeouts = { ...DEFAULT_TIMEOUTS, ...call.timeouts };
-  const scrub = scrubber(call.key);
+  const { sent: scrub, answer: scrubAnswer } = scrubbers(call.key);
   const url = adapter.url(call.config.baseUrl, what);
   const headers = adapter.headers(call.key);
   const capture = new BodyCapture();
@@ -164,7 +171,7 @@ async function exchange<T>(sent: Sent): Promise<Exchange<T>> {
       gotHeaders = true;
       clearTimeout(firstByte);
       status = response.status;
-      outcome = await readResponse(sent, response, capture);
+      outcome = await readResponse(sent, response, capture, scrubAnswer);
     }
   } catch (error) {
     outcome = { ok: false, error: failure(error, why, url, gotHeaders, timeouts) };
@@ -173,7 +180,7 @@ async function exchange<T>(sent: Sent): Promise<Exchange<T>> {
     clearTimeout(firstByte);
     call.signal?.removeEventListener('abort', onCancel);
   }
-  if (!outcome.ok) outcome = { ok: false, error: { ...outcome.error, message: scrub(outcome.error.message) } };
+  if (!outcome.ok) outcome = { ok: false, error: { ...outcome.error, message: scrubAnswer(outcome.error.message) } };
 
   const durationMs = performance.now() - started;
   const reply = what === 'chat' && outcome.ok ? (outcome.value as ModelReply) : undefined;
@@ -187,7 +194,7 @@ async function exchange<T>(sent: Sent): Promise<Exchange<T>> {
     durationMs,
     requestHeaders: maskedHeaders(headers, call.key),
     requestBody: scrub(capped(body ?? '')),
-    responseBody: scrub(capture.result()),
+    responseBody: scrubAnswer(capture.result()),
     ...(reply?.usage ? { usage: reply.usage } : {}),
     ...(outcome.ok ? {} : { error: outcome.error.message }),
   };
@@ -198,7 +205,7 @@ function capped(text: string): string {
   return text.length <= RECORDED_BODY_LIMIT ? text : `${text.slice(0, RECORDED_BODY_LIMIT)}\n… [Loupe recorded the first 1 MB of this body; ${text.length - RECORDED_BODY_LIMIT} more characters were not kept]`;
 }
 
-async function readResponse(sent: Sent, response: Response, capture: BodyCapture): Promise<CallOutcome<unknown>> {
+async function readResponse(sent: Sent, response: Response, capture: BodyCapture, scrub: Scrub): Promise<CallOutcome<unknown>> {
   if (response.status >= 300 && response.status < 400) {
     await response.body?.cancel();
     const location = response.headers.get('location');
@@ -226,7 +233,8 @@ async function readResponse(sent: Sent, response: Response, capture: BodyCapture
   }
   if (streaming) return sent.stream!.end();
   const text = Buffer.concat(chunks).toString('utf8');
-  if (!response.ok) return { ok: false, error: sent.adapter.httpError(response.status, text) };
+  // Scrubbed whole, before the adapter quotes its start: a key cut in two would escape the scrub.
+  if (!response.ok) return { ok: false, error: sent.adapter.httpError(response.status, scrub(text)) };
   return sent.read(text);
 }
 
