@@ -120,8 +120,9 @@ describe('calls', () => {
   });
 
   it('a key from the environment, a model list recorded in the session, and failures as words', async () => {
-    const { session, tab } = setUp({ ANTHROPIC_API_KEY: KEY });
-    const config = { kind: 'anthropic', baseUrl: anthropic, apiKeyRef: 'env:ANTHROPIC_API_KEY' };
+    // A variable named for no provider: ANTHROPIC_API_KEY itself goes to api.anthropic.com only (playground-keys.ts).
+    const { session, tab } = setUp({ FIXTURE_API_KEY: KEY });
+    const config = { kind: 'anthropic', baseUrl: anthropic, apiKeyRef: 'env:FIXTURE_API_KEY' };
     tab.receive({ type: 'playground-models', requestId: 'm', session: session.id, config: { ...config, model: '' } });
     const models = await tab.next('playground-models-result', 'm');
     expect(models.models?.map((m) => m.id)).toContain('script-two-tools');
@@ -138,9 +139,9 @@ describe('calls', () => {
   });
 
   it('Stop through the hub cancels a call in flight', async () => {
-    const { session, tab } = setUp({ OPENAI_API_KEY: KEY });
+    const { session, tab } = setUp({ FIXTURE_API_KEY: KEY });
     const before = Date.now();
-    tab.receive(call('slow', session.id, { kind: 'openai-compatible', baseUrl: openai, apiKeyRef: 'env:OPENAI_API_KEY', model: 'script-slow-reply' }, true));
+    tab.receive(call('slow', session.id, { kind: 'openai-compatible', baseUrl: openai, apiKeyRef: 'env:FIXTURE_API_KEY', model: 'script-slow-reply' }, true));
     await new Promise((r) => setTimeout(r, 200));
     tab.receive({ type: 'playground-cancel', requestId: 'slow' });
     const reply = await tab.next('playground-reply', 'slow');

@@ -5,9 +5,13 @@
  * never a value; a restart forgets every typed key (the page then asks for it again).
  *
  * A typed key is bound to the origin of the base URL it was typed for, so that a changed base URL
- * cannot carry it to another host. A key from the environment goes where its reference is used,
- * but without a reference it is picked only for its own provider's host (an OpenAI key never goes
- * to a local server by default).
+ * cannot carry it to another host. A key from the environment named for a provider
+ * (`OPENAI_API_KEY`, …, ENV_KEYS) goes to that provider's own API only (its https origin), with a
+ * reference or without: the user put it in the environment for that provider and never typed it
+ * for any other endpoint, so a base URL changed to a local server, a proxy or a look-alike host
+ * must not receive it (the README promises as much). For another endpoint the key is typed in the
+ * page, where it is bound to that endpoint's origin. A variable named for no provider
+ * (`env:MY_GATEWAY_API_KEY`) names no host, and goes where its reference is used.
  */
 import { randomBytes } from 'node:crypto';
 import type { ProviderConfig, ProviderKind } from '../lib/playground-types.ts';
@@ -99,14 +103,16 @@ export class KeyStore {
   resolve(config: Pick<ProviderConfig, 'kind' | 'baseUrl' | 'apiKeyRef'>): KeyLookup {
     const ref = config.apiKeyRef?.trim();
     if (ref === undefined || ref === '') {
+      // Picked by host; sent only where its origin is the provider's own too (not over plain http).
       const name = envNameFor(config.kind, config.baseUrl);
-      return { ok: true, key: name === undefined ? undefined : this.envValue(name) };
+      return { ok: true, key: name === undefined || envKeyElsewhere(name, config) ? undefined : this.envValue(name) };
     }
     const env = ENV_REF.exec(ref);
     if (env) {
       const value = this.envValue(env[1]);
       if (value === undefined) return { ok: false, error: { code: 'NO_KEY', message: `${env[1]} is not set in Loupe's environment: set it and restart Loupe, or type the key into the page.` } };
-      return { ok: true, key: value };
+      const refused = envKeyElsewhere(env[1], config);
+      return refused ? { ok: false, error: refused } : { ok: true, key: value };
     }
     if (MEMORY_REF.test(ref)) {
       const held = this.held.get(ref);
@@ -122,6 +128,19 @@ export class KeyStore {
     const value = this.env[name]?.trim();
     return value === undefined || value === '' ? undefined : value;
   }
+}
+
+/** Why a provider's key from the environment may not go to this base URL; undefined when it may. */
+function envKeyElsewhere(name: string, config: Pick<ProviderConfig, 'kind' | 'baseUrl'>): PlaygroundError | undefined {
+  const own = ENV_KEYS.find((k) => k.name === name);
+  if (!own) return undefined;
+  const target = originOf(config.baseUrl.trim() === '' ? defaultBaseUrl(config.kind) : config.baseUrl);
+  const home = originOf(own.baseUrl);
+  if (target === home) return undefined;
+  return {
+    code: 'NO_KEY',
+    message: `${name} is ${own.label}'s key: Loupe sends it to ${home} only, not to ${target ?? 'this base URL'}. Type the key for this base URL into the page instead.`,
+  };
 }
 
 function defaultBaseUrl(kind: ProviderKind): string {
