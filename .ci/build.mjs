@@ -150,6 +150,11 @@ export async function ensureBuilt(root, name, { force = false, half = HALVES[nam
 async function buildProxy(root, half) {
   // tsc's incremental state survives a deleted output and would then emit nothing: drop it too.
   if (!existsSync(join(root, half.marker))) rmSync(join(root, 'dist/.tsbuildinfo.proxy'), { force: true });
+  // Test helpers (test-*.ts) are not compiled; tsc never deletes, so an older build's copies would stay and be packed.
+  for (const dir of half.outputs) {
+    const at = join(root, dir);
+    for (const name of existsSync(at) ? readdirSync(at) : []) if (/^test-.*\.js$/.test(name)) rmSync(join(at, name));
+  }
   const code = await runNode(require.resolve('typescript/bin/tsc'), ['-p', 'tsconfig.proxy.json'], { cwd: root });
   if (code === 0) chmodSync(join(root, half.marker), 0o755);
   return code;
