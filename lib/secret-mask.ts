@@ -108,14 +108,15 @@ const hexPattern = (code: number, width: number): string =>
   [...code.toString(16).padStart(width, '0')].map((d) => (/[a-f]/.test(d) ? `[${d}${d.toUpperCase()}]` : d)).join('');
 
 /**
- * One character as it may be written in JSON or a URL: as is, backslash-escaped (`\/`, any depth),
- * `\uXXXX`, `%XX` (once or twice encoded). Letters and digits are never escaped by either.
+ * One character as it may be written in JSON or a URL: as is, backslash-escaped (`\/`, up to three
+ * levels deep), `\uXXXX`, `%XX` (once or twice encoded). Letters and digits are never escaped by
+ * either. The backslash run is bounded: a peer's megabyte of backslashes must not cost a square.
  */
 function charPattern(c: string): string {
   if (/[A-Za-z0-9]/.test(c) || c.length > 1) return c;
   const code = c.charCodeAt(0);
   const literal = c.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
-  const forms = [literal, `\\\\+${literal}`, `\\\\+u${hexPattern(code, 4)}`];
+  const forms = [literal, `\\\\{1,7}${literal}`, `\\\\{1,7}u${hexPattern(code, 4)}`];
   if (code < 0x80) forms.push(`%(?:25)?${hexPattern(code, 2)}`);
   return `(?:${forms.join('|')})`;
 }
