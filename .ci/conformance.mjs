@@ -24,7 +24,7 @@ const require = createRequire(import.meta.url);
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 // Core: the client behaviour issue 10 §6 requires of `--cli --smoke` — initialize properly, call the
-// tools, answer elicitation with the schema's defaults, resume an SSE stream as `retry` says. These
+// tools (all of them: `--allow-writes`, since the scenarios' tools say nothing of being read-only), answer elicitation with the schema's defaults, resume an SSE stream as `retry` says. These
 // four are the suite's non-OAuth client scenarios; any of them failing fails `npm test`.
 export const CORE = ['initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry'];
 
@@ -252,7 +252,7 @@ function collect({ name, dir, output, spawnError, killed, leftRunning, stoppedCl
 export function loupeCommand(node) {
   return [
     shellQuote(node), shellQuote(join(ROOT, '.ci/conformance-client.mjs')),
-    '--cli', '--smoke', '--elicit', 'accept-defaults', '--sample', shellQuote(SAMPLE_TEXT), '--root', 'file:///tmp',
+    '--cli', '--smoke', '--allow-writes', '--elicit', 'accept-defaults', '--sample', shellQuote(SAMPLE_TEXT), '--root', 'file:///tmp',
   ].join(' ');
 }
 

@@ -139,7 +139,7 @@ describe('the client wrapper (conformance-client.mjs)', () => {
   });
 
   it('is the command the runner gives the suite, and the reference client is the bar', () => {
-    expect(loupeCommand('/usr/bin/node')).toMatch(/^\/usr\/bin\/node \S+\/\.ci\/conformance-client\.mjs --cli --smoke --elicit accept-defaults --sample '[^']+' --root file:\/\/\/tmp$/);
+    expect(loupeCommand('/usr/bin/node')).toMatch(/^\/usr\/bin\/node \S+\/\.ci\/conformance-client\.mjs --cli --smoke --allow-writes --elicit accept-defaults --sample '[^']+' --root file:\/\/\/tmp$/);
     expect(REFERENCE_AUTH_FAILURES.every((n) => AUTH.includes(n))).toBe(true);
   });
 

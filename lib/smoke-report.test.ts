@@ -5,7 +5,7 @@ const passed = (label = 'valid arguments'): SmokeCase => ({ kind: 'valid', label
 const toolOf = (name: string, verdict: SmokeTool['verdict'], cases: SmokeCase[], extra: Partial<SmokeTool> = {}): SmokeTool => ({ name, verdict, reason: cases.find((c) => c.verdict === verdict)?.reason ?? '', ms: 7, cases, ...extra });
 
 function report(tools: SmokeTool[], extra: Partial<SmokeReport> = {}): SmokeReport {
-  return { server: { name: 'srv', version: '1.2.3' }, protocolVersion: '2025-11-25', startedAt: '2025-01-01T00:00:00.000Z', ms: 1500, timeoutMs: 1000, negative: true, tools, problems: [], restarts: 0, ...extra };
+  return { server: { name: 'srv', version: '1.2.3' }, protocolVersion: '2025-11-25', startedAt: '2025-01-01T00:00:00.000Z', ms: 1500, timeoutMs: 1000, negative: true, allowWrites: false, tools, problems: [], restarts: 0, ...extra };
 }
 
 const crashCase: SmokeCase = { kind: 'valid', label: 'valid arguments', outcome: 'crash', verdict: 'failed', reason: 'The server exited with code 3.', ms: 40 };
@@ -83,6 +83,17 @@ describe('formatSmokeText', () => {
     expect(out.trimEnd().split('\n').at(-1)).toBe('0 tools: 0 passed, 0 failed, 0 warnings');
   });
 
+  it('says in one line how many tools were not called because they may change data, and the flag that calls them', () => {
+    const skipped: SmokeCase = { kind: 'valid', label: 'valid arguments', outcome: 'may-change-data', verdict: 'skipped', reason: 'Not called: it says it may change data (readOnlyHint: false), destructively (destructiveHint: true). --allow-writes calls it too.' };
+    const out = formatSmokeText(report([toolOf('read_file', 'passed', [passed()]), toolOf('write_file', 'skipped', [skipped]), toolOf('move_file', 'skipped', [skipped])]));
+    expect(out).toContain('write_file  skipped       7  Not called: it says it may change data (readOnlyHint: false), destructively (destructiveHint: true). --allow-writes calls it too.');
+    expect(out.trimEnd().split('\n').slice(-2)).toEqual(['2 of 3 tools not called: they may change data (no readOnlyHint: true); add --allow-writes to call them with made-up arguments too.', '3 tools: 1 passed, 0 failed, 0 warnings, 2 skipped']);
+    expect(smokeExitCode(report([toolOf('write_file', 'skipped', [skipped])]))).toBe(0);
+    const all = formatSmokeText(report([toolOf('read_file', 'passed', [passed()])], { allowWrites: true }));
+    expect(all.split('\n')[0]).toBe('Smoke test of srv 1.2.3 (protocol 2025-11-25), timeout 1000 ms per call, tools that may change data called too');
+    expect(all).not.toContain('not called');
+  });
+
   it('cuts long text', () => {
     expect(oneLine('x'.repeat(500), 20)).toBe(`${'x'.repeat(19)}…`);
   });
@@ -94,6 +105,7 @@ describe('smokeJunit', () => {
   it('one testcase per tool and case: crash and timeout are errors, isError and outputSchema failures, skips skipped', () => {
     expect(xml).toContain('<testsuite name="mcp-loupe smoke: srv" tests="9" failures="1" errors="2" skipped="1" time="1.500" timestamp="2025-01-01T00:00:00.000Z">');
     expect(xml).toContain('<property name="serverVersion" value="1.2.3"/>');
+    expect(xml).toContain('<property name="allowWrites" value="false"/>');
     expect(xml).toMatch(/<testcase name="valid arguments" classname="boom" time="0.040">\s*<error message="The server exited with code 3." type="crash"\/>/);
     expect(xml).toContain('<system-err>starting\nfatal: out of widgets\n</system-err>');
     expect(xml).toContain('<error message="Request timed out: no answer within 1000 ms." type="timeout"/>');

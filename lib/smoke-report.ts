@@ -3,12 +3,15 @@
  * and a few negative cases, and what each call came to. Pure data, so that the CLI prints it, CI
  * reads it as JUnit and the page could show it one day; proxy/smoke.ts makes it.
  *
- * Verdicts: a case with valid arguments passes on a plain result (and a `structuredContent` that
- * fits the tool's `outputSchema`); a negative case passes when the server refuses it (JSON-RPC
- * error or `isError`) and is a warning when it succeeds, since accepting more than the schema says
- * is lax but not broken. A crash or a timeout fails either kind. A tool takes its worst case.
+ * Verdicts (lib/smoke-verdict.ts): a case with valid arguments passes on a plain result (and a
+ * `structuredContent` that fits the tool's `outputSchema`), and on a refusal of its made-up
+ * arguments (`isError`, or invalid params); a negative case passes when the server refuses it and
+ * is a warning when it succeeds, since accepting more than the schema says is lax but not broken.
+ * A crash, a timeout or an internal error fails either kind. A tool takes its worst case. A tool
+ * that may change data is skipped unless `--allow-writes` (lib/smoke-writes.ts).
  */
 import { junitXml, type JunitCase } from './junit.ts';
+import { ALLOW_WRITES_FLAG } from './smoke-writes.ts';
 
 export type SmokeCaseKind = 'valid' | 'missing-required' | 'wrong-type' | 'empty';
 export type SmokeVerdict = 'passed' | 'warning' | 'failed' | 'skipped';
@@ -26,6 +29,8 @@ export type SmokeOutcome =
   | 'input-schema-invalid'
   /** Not called: Loupe could not make valid arguments. */
   | 'no-arguments'
+  /** Not called: the tool may change data, and `--allow-writes` was not given. */
+  | 'may-change-data'
   /** Not called for another reason (said in the case's reason). */
   | 'not-run';
 
@@ -71,6 +76,8 @@ export interface SmokeReport {
   ms: number;
   timeoutMs: number;
   negative: boolean;
+  /** `--allow-writes`: the tools that may change data were called too. */
+  allowWrites: boolean;
   tools: SmokeTool[];
   /** tools/list could not be read (the tools listed before the failure are still smoked). */
   listError?: { message: string; timedOut: boolean };
@@ -136,7 +143,7 @@ const VERDICT_WORD: Record<SmokeVerdict, string> = { passed: 'passed', warning: 
 /** The report for a person: a table of tools, the cases that did not pass, each crash's stderr, the summary. */
 export function formatSmokeText(report: SmokeReport): string {
   const server = [report.server.name, report.server.version].filter(Boolean).map((s) => oneLine(String(s), 60)).join(' ') || 'the server';
-  const lines = [`Smoke test of ${server}${report.protocolVersion ? ` (protocol ${oneLine(report.protocolVersion, 40)})` : ''}, timeout ${report.timeoutMs} ms per call${report.negative ? '' : ', no negative cases'}`, ''];
+  const lines = [`Smoke test of ${server}${report.protocolVersion ? ` (protocol ${oneLine(report.protocolVersion, 40)})` : ''}, timeout ${report.timeoutMs} ms per call${report.negative ? '' : ', no negative cases'}${report.allowWrites ? ', tools that may change data called too' : ''}`, ''];
   if (report.listError) lines.push(`tools/list failed: ${oneLine(report.listError.message)}`, '');
   for (const p of report.problems) lines.push(`note: ${oneLine(p)}`);
   if (report.problems.length > 0) lines.push('');
@@ -157,7 +164,10 @@ export function formatSmokeText(report: SmokeReport): string {
     else lines.push('  The end of its stderr:', ...tail.map((l) => `  | ${oneLine(l, 200)}`));
   }
   if (report.restarts > 0) lines.push('', `Loupe restarted the server ${plural(report.restarts, 'time')} to go on with the next tool.`);
-  lines.push('', summaryLine(report));
+  lines.push('');
+  const writes = report.tools.filter((t) => t.cases.some((c) => c.outcome === 'may-change-data')).length;
+  if (writes > 0) lines.push(`${writes} of ${plural(report.tools.length, 'tool')} not called: they may change data (no readOnlyHint: true); add ${ALLOW_WRITES_FLAG} to call them with made-up arguments too.`);
+  lines.push(summaryLine(report));
   return lines.join('\n') + '\n';
 }
 
@@ -176,7 +186,7 @@ export function smokeJunit(report: SmokeReport): string {
   const cases = report.tools.flatMap((tool) => tool.cases.map((c) => junitCase(tool, c)));
   if (report.listError) cases.unshift({ name: 'tools/list', classname: 'smoke', failure: { message: report.listError.message, type: report.listError.timedOut ? 'timeout' : 'rpc-error' } });
   const name = `mcp-loupe smoke: ${report.server.name ?? 'server'}`;
-  const properties: Record<string, string> = { timeoutMs: String(report.timeoutMs), negative: String(report.negative) };
+  const properties: Record<string, string> = { timeoutMs: String(report.timeoutMs), negative: String(report.negative), allowWrites: String(report.allowWrites) };
   if (report.server.version) properties.serverVersion = report.server.version;
   if (report.protocolVersion) properties.protocolVersion = report.protocolVersion;
   return junitXml({ name, timestamp: report.startedAt, timeMs: report.ms, properties, cases });

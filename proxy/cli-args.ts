@@ -84,7 +84,10 @@ Without a browser (same targets; exit 0 ok, 1 server error / isError / failures 
       --verbose                   the protocol trace on stderr
       --timeout <ms>              how long each request (and initialize) may take
     (the request options may also follow the target, as in the official inspector's CLI; a -- ends them)
-  mcp-loupe --smoke [--junit <file>] [--no-negative] <target>   call every tool with arguments made from its schema
+  mcp-loupe --smoke [--junit <file>] [--no-negative] [--allow-writes] <target>
+                                  call every read-only tool (readOnlyHint: true) with arguments made from its schema
+      --allow-writes              also call the tools that may change data: by the MCP spec, every tool without
+                                  readOnlyHint: true; the arguments are made up, so give the server a scratch copy of your data
   mcp-loupe --verify <trace.jsonl> [--ignore <jsonpath>]... [--lock <file>] <target>   replay a recording; exit 1 on drift
   mcp-loupe --lock <file> [--update-lock] <target>              write, or check, the tool-surface lockfile
   mcp-loupe --doctor [--format text|json|markdown] <target>      lint and validate the server; exit 1 on errors

@@ -46,6 +46,7 @@ describe('the headless command line', () => {
     expect(error('--cli', '--method', 'ping', '--elicit', 'maybe', 'node')).toMatch(/accept-defaults, decline or cancel/);
     expect(error('--mock', 't.jsonl', 'node', 'srv.js')).toMatch(/starts no server/);
     expect(error('--junit', 'r.xml', 'node')).toMatch(/--junit writes the report of --smoke/);
+    expect(error('--allow-writes', '--cli', '--method', 'tools/list', 'node')).toBe('--allow-writes lets --smoke call the tools that may change data: add --smoke.');
     expect(error('--ignore', '$.x', 'node')).toMatch(/--ignore is for --verify/);
     expect(error('--smoke', '--config', 'f.json', '--server', 'a', '--server', 'b')).toMatch(/one server/);
   });
@@ -63,7 +64,7 @@ describe('the headless command line', () => {
   });
 
   it('documents every option in --help', () => {
-    for (const name of ['--cli', '--method', '--tool-name', '--tool-arg', '--args', '--uri', '--prompt-name', '--prompt-args', '--format', '--verbose', '--timeout', '--elicit', '--sample', '--root', '--record', '--smoke', '--junit', '--mock', '--mock-port', '--verify', '--ignore', '--lock', '--update-lock', '--no-negative']) {
+    for (const name of ['--cli', '--method', '--tool-name', '--tool-arg', '--args', '--uri', '--prompt-name', '--prompt-args', '--format', '--verbose', '--timeout', '--elicit', '--sample', '--root', '--record', '--smoke', '--junit', '--mock', '--mock-port', '--verify', '--ignore', '--lock', '--update-lock', '--no-negative', '--allow-writes']) {
       expect(USAGE).toContain(name);
     }
   });

@@ -54,6 +54,8 @@ export interface HeadlessOptions {
   junit?: string;
   /** `--no-negative`: smoke calls only the valid case of each tool. */
   negative: boolean;
+  /** `--allow-writes`: smoke calls the tools that may change data too (lib/smoke-writes.ts). */
+  allowWrites: boolean;
   mock?: string;
   mockPort?: number;
   verify?: string;
@@ -64,7 +66,7 @@ export interface HeadlessOptions {
 }
 
 export function emptyHeadless(): HeadlessOptions {
-  return { cli: false, smoke: false, doctor: false, toolArgs: [], promptArgs: [], format: 'pretty', verbose: false, roots: [], negative: true, ignore: [], updateLock: false };
+  return { cli: false, smoke: false, doctor: false, toolArgs: [], promptArgs: [], format: 'pretty', verbose: false, roots: [], negative: true, allowWrites: false, ignore: [], updateLock: false };
 }
 
 /** Which mode the options ask for: undefined is the UI. */
@@ -171,6 +173,7 @@ export const HEADLESS_OPTIONS = new Map<string, HeadlessSpec>([
   ['--smoke', flag((o) => (h(o).smoke = true))],
   ['--junit', text((o, v) => (h(o).junit = v))],
   ['--no-negative', flag((o) => (h(o).negative = false))],
+  ['--allow-writes', flag((o) => (h(o).allowWrites = true))],
   ['--mock', text((o, v) => (h(o).mock = v))],
   ['--mock-port', valued(applyMockPort)],
   ['--verify', text((o, v) => (h(o).verify = v))],
@@ -234,6 +237,7 @@ export function checkHeadless(o: CliOptions): string | undefined {
   if (x.method === 'prompts/get' && x.promptName === undefined) return '--method prompts/get needs --prompt-name NAME.';
   if (x.args !== undefined && x.toolArgs.length > 0) return '--args and --tool-arg cannot be combined: give the arguments one way.';
   if (x.junit !== undefined && !x.smoke) return '--junit writes the report of --smoke: add --smoke.';
+  if (x.allowWrites && !x.smoke) return '--allow-writes lets --smoke call the tools that may change data: add --smoke.';
   if (x.ignore.length > 0 && x.verify === undefined) return '--ignore is for --verify <trace.jsonl>.';
   for (const rule of x.ignore) {
     const path = parsePath(rule);

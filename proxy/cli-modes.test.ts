@@ -126,7 +126,8 @@ describe('--verify and --lock', () => {
 describe('--smoke', () => {
   it('reports per tool, writes JUnit, and exits 1 when a tool fails', () => {
     const junit = join(dir(), 'smoke.xml');
-    const out = loupe(['--smoke', '--timeout', '2000', '--junit', junit, process.execPath, SMOKE_FIXTURE]);
+    // The fixture's tools have no readOnlyHint: true, so only --allow-writes calls them.
+    const out = loupe(['--smoke', '--allow-writes', '--timeout', '2000', '--junit', junit, process.execPath, SMOKE_FIXTURE]);
     expect(out.code).toBe(1);
     expect(out.stdout).toMatch(/crash\s+FAILED/);
     expect(out.stdout).toMatch(/slow\s+FAILED/);
@@ -139,7 +140,7 @@ describe('--smoke', () => {
   });
 
   it('passes a server whose tools all answer', () => {
-    const out = loupe(['--smoke', '--no-negative', process.execPath, VERIFY_FIXTURE]);
+    const out = loupe(['--smoke', '--no-negative', '--allow-writes', process.execPath, VERIFY_FIXTURE]);
     expect(out.code).toBe(0);
     expect(out.stdout).toMatch(/\d+ tools?: \d+ passed, 0 failed/);
   });

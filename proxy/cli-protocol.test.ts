@@ -136,7 +136,7 @@ describe('a 2026-07-28 server over stdio (modern-only)', () => {
   });
 
   it('smoke-tests every tool on 2026-07-28 (exit 0 with --sample)', async () => {
-    const out = await loupe(['--smoke', '--protocol', '2026-07-28', '--sample', 'ok', ...MODERN_STDIO]);
+    const out = await loupe(['--smoke', '--allow-writes', '--protocol', '2026-07-28', '--sample', 'ok', ...MODERN_STDIO]);
     expect(out.code).toBe(0);
     expect(out.stdout).toContain('Smoke test of modern-fixture 1.0.0 (protocol 2026-07-28)');
     expect(out.stdout).toMatch(/^confirm-delete +passed/m);
@@ -191,7 +191,7 @@ describe('a 2026-07-28 server over Streamable HTTP', () => {
   });
 
   it('smoke-tests every tool', async () => {
-    const out = await loupe(['--smoke', '--protocol', '2026-07-28', '--sample', 'ok', url]);
+    const out = await loupe(['--smoke', '--allow-writes', '--protocol', '2026-07-28', '--sample', 'ok', url]);
     expect(out.code).toBe(0);
     expect(out.stdout).toContain('(protocol 2026-07-28)');
     expect(out.stdout).toContain('7 tools: 7 passed, 0 failed, 0 warnings');

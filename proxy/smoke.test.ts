@@ -45,12 +45,16 @@ afterEach(() => {
   expect(descendants().filter((args) => args.includes('smoke-server.mjs') || args.includes('server-everything'))).toEqual([]);
 });
 
-/** Runs a smoke test on a fresh session and closes it (which must stop every process it started). */
-async function smoke(config: ServerConfig, timeoutMs: number, negative = true): Promise<SmokeReport> {
+/**
+ * Runs a smoke test on a fresh session and closes it (which must stop every process it started).
+ * The fixture's tools have no annotations, so by default smoke calls none of them: the tests of
+ * the verdicts allow writes.
+ */
+async function smoke(config: ServerConfig, timeoutMs: number, negative = true, allowWrites = true): Promise<SmokeReport> {
   const face = await openFaceSession(config, { connectTimeoutMs: 15_000 });
   try {
     if (!face.ok) throw new Error(`could not connect: ${face.error.message}`);
-    return await runSmoke(face.session, { timeoutMs, negative });
+    return await runSmoke(face.session, { timeoutMs, negative, allowWrites });
   } finally {
     await face.close();
   }
@@ -77,7 +81,7 @@ describe('runSmoke against the smoke fixture', () => {
     report = await smoke(fixture, 1_500);
     expect(report.tools.map((t) => [t.name, t.verdict])).toEqual([
       ['good', 'passed'],
-      ['fails', 'failed'],
+      ['fails', 'passed'],
       ['crash', 'failed'],
       ['strict', 'passed'],
       ['slow', 'failed'],
@@ -121,8 +125,8 @@ describe('runSmoke against the smoke fixture', () => {
     expect(brief(crash)).toEqual([['valid', 'crash', 'failed']]);
   });
 
-  it('reports isError, the timeout, the outputSchema violations, the lax server and the task-only tool', () => {
-    expect(tool(report, 'fails').cases[0]).toMatchObject({ outcome: 'is-error', verdict: 'failed', reason: 'isError: fails: the widget store is closed' });
+  it('reports isError (a refusal of made-up arguments, not a fault), the timeout, the outputSchema violations, the lax server and the task-only tool', () => {
+    expect(tool(report, 'fails').cases[0]).toMatchObject({ outcome: 'is-error', verdict: 'passed', reason: "Refused the made-up arguments with isError (a tool's own error, not a fault): fails: the widget store is closed" });
     expect(tool(report, 'slow').cases[0]).toMatchObject({ outcome: 'timeout', verdict: 'failed', reason: 'Request timed out: no answer within 1500 ms.' });
     expect(tool(report, 'slow').cases[0].ms).toBeGreaterThanOrEqual(1_400);
     expect(tool(report, 'bad_output').cases[0]).toMatchObject({ outcome: 'output-invalid', reason: expect.stringMatching(/^structuredContent does not match its outputSchema: .*\/summary must be string/) });
@@ -140,10 +144,12 @@ describe('runSmoke against the smoke fixture', () => {
     const text = formatSmokeText(report);
     expect(text).toMatch(/^crash\s+FAILED\s+\d+\s+The server exited with code 3\.$/m);
     expect(text).toContain('  | fatal: out of widgets (simulated crash)');
-    expect(text.trimEnd().split('\n').at(-1)).toBe('9 tools: 2 passed, 5 failed, 1 warning, 1 skipped');
+    expect(text.trimEnd().split('\n').at(-1)).toBe('9 tools: 3 passed, 4 failed, 1 warning, 1 skipped');
+    expect(text.split('\n')[0]).toMatch(/, tools that may change data called too$/);
+    expect(text).not.toContain('not called: they may change data');
     expect(smokeExitCode(report)).toBe(1);
     const xml = smokeJunit(report);
-    expect(xml).toMatch(/<testsuite name="mcp-loupe smoke: smoke-fixture" tests="18" failures="3" errors="2" skipped="1"/);
+    expect(xml).toMatch(/<testsuite name="mcp-loupe smoke: smoke-fixture" tests="18" failures="2" errors="2" skipped="1"/);
     expect(xml).toContain('<error message="Request timed out: no answer within 1500 ms." type="timeout"');
     expect(wellFormed(xml)).not.toBe(false);
   });
@@ -152,6 +158,21 @@ describe('runSmoke against the smoke fixture', () => {
     const once = await smoke(fixture, 1_000, false);
     expect(once.tools.map((t) => t.cases.length)).toEqual([1, 1, 1, 1, 1, 1, 1, 1, 1]);
     expect(tool(once, 'lenient').verdict).toBe('passed');
+  }, 60_000);
+});
+
+describe('runSmoke by default (without allowWrites)', () => {
+  it('calls no tool that may change data: each is skipped with why and the flag, and nothing fails', async () => {
+    const report = await smoke(fixture, 1_000, true, false);
+    expect(report.allowWrites).toBe(false);
+    expect(report.tools.map((t) => [t.name, t.verdict])).toEqual(['good', 'fails', 'crash', 'strict', 'slow', 'bad_output', 'no_structured', 'lenient', 'needs_task'].map((name) => [name, 'skipped']));
+    for (const t of report.tools) {
+      expect(t.cases, t.name).toEqual([expect.objectContaining({ outcome: 'may-change-data', verdict: 'skipped', reason: 'Not called: it does not say it is read-only (no readOnlyHint: true), so by the MCP spec it may change data, perhaps destructively. --allow-writes calls it too.' })]);
+    }
+    // Not called means the crash tool did not crash the server.
+    expect(report.restarts).toBe(0);
+    expect(smokeExitCode(report)).toBe(0);
+    expect(formatSmokeText(report)).toContain('\n9 of 9 tools not called: they may change data (no readOnlyHint: true); add --allow-writes to call them with made-up arguments too.\n9 tools: 0 passed, 0 failed, 0 warnings, 9 skipped\n');
   }, 60_000);
 });
 
@@ -173,7 +194,7 @@ describe('runSmoke when the server cannot be started again', () => {
     const report = await smoke(once, 1_000, false);
     expect(report.tools.map((t) => [t.name, t.verdict])).toEqual([
       ['good', 'passed'],
-      ['fails', 'failed'],
+      ['fails', 'passed'],
       ['crash', 'failed'],
       ['strict', 'skipped'],
       ['slow', 'skipped'],
@@ -188,6 +209,16 @@ describe('runSmoke when the server cannot be started again', () => {
 });
 
 describe('runSmoke against server-everything over stdio', () => {
+  it('by default calls only the tools annotated readOnlyHint: true', async () => {
+    const report = await smoke(EVERYTHING, 15_000, false, false);
+    const readOnly = report.tools.filter((t) => t.cases[0].outcome !== 'may-change-data').map((t) => t.name);
+    expect(readOnly).toEqual(expect.arrayContaining(['echo', 'get-structured-content', 'get-roots-list']));
+    expect(readOnly).not.toContain('toggle-simulated-logging');
+    expect(tool(report, 'echo').verdict).toBe('passed');
+    expect(tool(report, 'toggle-simulated-logging').cases[0]).toMatchObject({ verdict: 'skipped', reason: expect.stringMatching(/^Not called: it says it may change data \(readOnlyHint: false\)/) });
+    expect(formatSmokeText(report)).toMatch(new RegExp(`\\n${report.tools.length - readOnly.length} of ${report.tools.length} tools not called: they may change data`));
+  }, 120_000);
+
   it('gives every tool a verdict and none crashes; the task-only tool runs as a task', async () => {
     const report = await smoke(EVERYTHING, 15_000);
     expect(report.tools.length).toBeGreaterThanOrEqual(15);

@@ -2,19 +2,22 @@
  * `--smoke` (issue 10): list every tool and call each one, first with arguments synthesised from
  * its `inputSchema` (lib/schema-synth.ts), then with a few that must be refused, and say per tool
  * what happened: a result, `isError`, a JSON-RPC error, a timeout, a crash, a `structuredContent`
- * that breaks the `outputSchema`. A tool that kills the server is named with the exit and the end
+ * that breaks the `outputSchema`. A tool that may change data is not called unless the user says
+ * so (lib/smoke-writes.ts): the arguments are made up, the data is the user's. A tool that kills the server is named with the exit and the end
  * of stderr, and Loupe starts the server again for the next tool, so one bad tool does not hide
  * the rest. The report is pure data (lib/smoke-report.ts); this module only drives the session.
  * Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/tools
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fetchAllPages } from '../lib/paged-list.ts';
-import { describeFailure, isRpcError } from '../lib/outcome-text.ts';
+import { isRpcError } from '../lib/outcome-text.ts';
 import { stringifySafe } from '../lib/safe-json.ts';
 import { negativeCases, synthArguments } from '../lib/schema-synth.ts';
 import { RESULT_TEXT_LIMIT, worstVerdict, type SmokeCase, type SmokeCaseKind, type SmokeCrash, type SmokeOutcome, type SmokeReport, type SmokeTool, type SmokeVerdict } from '../lib/smoke-report.ts';
 import { carriedOutcome, createdTask, isTerminal, parseTask, pollDelay, serverRunsToolTasks, serverTaskFeature, taskCallParams, taskHandle, taskSupportOf, wantsResult } from '../lib/tasks.ts';
-import { parseTools, validationIssues, type SchemaCheck } from '../lib/tool-schema.ts';
+import { isTimeout, judgeCall } from '../lib/smoke-verdict.ts';
+import { mayChangeData } from '../lib/smoke-writes.ts';
+import { parseTools, type SchemaCheck, type ToolHints } from '../lib/tool-schema.ts';
 import type { LoupeError, RpcError } from '../lib/wire.ts';
 import type { RequestOutcome, Session } from './session.ts';
 
@@ -26,6 +29,8 @@ export interface SmokeOptions {
   timeoutMs: number;
   /** Also send the negative cases (missing required, wrong type, `{}`). */
   negative: boolean;
+  /** `--allow-writes`: also call the tools that may change data (no `readOnlyHint: true`). */
+  allowWrites: boolean;
 }
 
 type Obj = Record<string, unknown>;
@@ -34,6 +39,7 @@ type Obj = Record<string, unknown>;
 interface Target {
   name: string;
   raw: Obj;
+  hints: ToolHints;
   check: SchemaCheck;
   output?: SchemaCheck;
 }
@@ -52,7 +58,6 @@ interface Run {
 }
 
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-const isTimeout = (e: RpcError | LoupeError): boolean => (isRpcError(e) ? e.code === -32001 : e.code === 'TIMEOUT');
 
 function request(run: Run, method: string, params: Obj | undefined, timeoutMs = run.options.timeoutMs): Promise<RequestOutcome> {
   return run.session.request(`smoke-${++run.calls}`, method, params, { timeoutMs });
@@ -83,6 +88,7 @@ export async function runSmoke(session: Session, options: SmokeOptions): Promise
     ms: Date.now() - started,
     timeoutMs: options.timeoutMs,
     negative: options.negative,
+    allowWrites: options.allowWrites,
     tools,
     listError: listed.error,
     problems: listed.problems,
@@ -119,10 +125,10 @@ function targetOf(item: unknown): Target | string {
   if (!isObj(item) || typeof item.name !== 'string') return 'it has no string "name", so it cannot be called';
   try {
     const [entry] = parseTools([item]).tools;
-    return { name: entry.name, raw: item, check: entry.check, output: entry.output };
+    return { name: entry.name, raw: item, hints: entry.hints, check: entry.check, output: entry.output };
   } catch (error) {
     const reason = error instanceof RangeError ? 'it is nested too deeply to check' : String(error);
-    return { name: item.name, raw: item, check: { ok: false, reason }, output: undefined };
+    return { name: item.name, raw: item, hints: {}, check: { ok: false, reason }, output: undefined };
   }
 }
 
@@ -132,6 +138,11 @@ async function smokeTool(run: Run, target: Target): Promise<SmokeTool> {
   const done = (crash?: SmokeCrash) => toolReport(target.name, cases, performance.now() - started, crash);
   if (!target.check.ok) {
     cases.push(notRun('input-schema-invalid', 'failed', `Its inputSchema cannot be used (${target.check.reason}), so it was not called.`));
+    return done();
+  }
+  const writes = run.options.allowWrites ? undefined : mayChangeData(target.hints);
+  if (writes !== undefined) {
+    cases.push(notRun('may-change-data', 'skipped', writes));
     return done();
   }
   const asTask = taskSupportOf(target.raw) === 'required';
@@ -159,44 +170,7 @@ async function runCase(run: Run, target: Target, step: Step, asTask: boolean): P
   const base = { kind: step.kind, label: step.label, arguments: step.args, ms: performance.now() - started, response: responseText(outcome), ...(asTask ? { asTask } : {}) };
   const crash = crashOf(run.session, outcome);
   if (crash) return { case: { ...base, outcome: 'crash', verdict: 'failed', reason: crash.message }, crash };
-  return { case: { ...base, ...judge(target, step.kind, outcome) } };
-}
-
-type Judgement = { outcome: SmokeOutcome; verdict: SmokeVerdict; reason: string };
-
-function judge(target: Target, kind: SmokeCaseKind, outcome: RequestOutcome): Judgement {
-  const valid = kind === 'valid';
-  if (!outcome.ok) {
-    const error = outcome.error;
-    if (isTimeout(error)) return { outcome: 'timeout', verdict: 'failed', reason: `${error.message.replace(/\.$/, '')}.` };
-    if (!isRpcError(error)) return { outcome: 'loupe-error', verdict: 'failed', reason: describeFailure(error) };
-    return { outcome: 'rpc-error', verdict: valid ? 'failed' : 'passed', reason: valid ? describeFailure(error) : `Refused: ${describeFailure(error)}` };
-  }
-  const result = outcome.result;
-  if (!isObj(result)) return { outcome: 'loupe-error', verdict: 'failed', reason: 'The result is not a JSON object.' };
-  if (result.isError === true) {
-    const said = firstText(result);
-    return valid ? { outcome: 'is-error', verdict: 'failed', reason: `isError: ${said}` } : { outcome: 'is-error', verdict: 'passed', reason: `Refused with isError: ${said}` };
-  }
-  if (!valid) return { outcome: 'ok', verdict: 'warning', reason: 'The server accepted arguments that its inputSchema does not allow.' };
-  return checkOutput(target.output, result);
-}
-
-/** tools spec: a tool with an outputSchema MUST return structuredContent that conforms to it. */
-function checkOutput(output: SchemaCheck | undefined, result: Obj): Judgement {
-  if (output === undefined) return { outcome: 'ok', verdict: 'passed', reason: 'Answered with a result.' };
-  if (!output.ok) return { outcome: 'output-invalid', verdict: 'failed', reason: `Its outputSchema cannot be used: ${output.reason}.` };
-  if (result.structuredContent === undefined) return { outcome: 'output-invalid', verdict: 'failed', reason: 'It declares an outputSchema, but the result has no structuredContent.' };
-  const issues = validationIssues(output, result.structuredContent);
-  if (issues.length === 0) return { outcome: 'ok', verdict: 'passed', reason: 'Answered; structuredContent matches its outputSchema.' };
-  const listed = issues.slice(0, 3).map((i) => `${i.path || '(root)'} ${i.message}`).join('; ');
-  return { outcome: 'output-invalid', verdict: 'failed', reason: `structuredContent does not match its outputSchema: ${listed}.` };
-}
-
-function firstText(result: Obj): string {
-  const block = Array.isArray(result.content) ? result.content.find((b) => isObj(b) && b.type === 'text' && typeof b.text === 'string') : undefined;
-  const text = isObj(block) ? String(block.text) : '';
-  return text.trim() === '' ? '(no text)' : text.length > 300 ? `${text.slice(0, 299)}…` : text;
+  return { case: { ...base, ...judgeCall(step.kind, outcome, target.output) } };
 }
 
 /**
@@ -259,7 +233,7 @@ export async function followTaskHandle(session: Session, outcome: RequestOutcome
 
 /** One tools/call run as a task to its end (`mcp-loupe --cli` uses it for a tool that requires a task). */
 export function callToolAsTask(session: Session, name: string, args: Obj, timeoutMs: number): Promise<RequestOutcome> {
-  return callAsTask({ session, options: { timeoutMs, negative: false }, calls: 0, restarts: 0 }, name, args);
+  return callAsTask({ session, options: { timeoutMs, negative: false, allowWrites: true }, calls: 0, restarts: 0 }, name, args);
 }
 
 async function cancelTask(run: Run, taskId: string, message: string): Promise<RequestOutcome> {
@@ -299,7 +273,10 @@ function notRun(outcome: SmokeOutcome, verdict: SmokeVerdict, reason: string, ar
 function toolReport(name: string, cases: SmokeCase[], ms: number, crash?: SmokeCrash): SmokeTool {
   const verdict = worstVerdict(cases.map((c) => c.verdict));
   const worst = cases.find((c) => c.verdict === verdict);
-  const reason = verdict === 'passed' && cases.length > 1 ? `All ${cases.length} cases passed.` : worst ? (cases.length > 1 ? `${worst.label}: ${worst.reason}` : worst.reason) : 'Nothing was run.';
+  // A refusal of the made-up arguments passes, but the line should say the tool did not really run.
+  const refused = cases.find((c) => c.kind === 'valid' && c.verdict === 'passed' && (c.outcome === 'is-error' || c.outcome === 'rpc-error'));
+  const all = `All ${cases.length} cases passed${refused ? ` (${refused.label}: ${refused.reason})` : ''}.`;
+  const reason = verdict === 'passed' && cases.length > 1 ? all : worst ? (cases.length > 1 ? `${worst.label}: ${worst.reason}` : worst.reason) : 'Nothing was run.';
   return { name, verdict, reason, ms, cases, ...(crash ? { crash } : {}) };
 }
 
