@@ -19,7 +19,7 @@ describe('checkDraft', () => {
 
   it('says what is wrong next to each field', () => {
     const bad = checkDraft(draft({ action: 'delay', ms: 'soon', argPattern: '(' }), 'r1');
-    expect(bad).toMatchObject({ ok: false, errors: { ms: 'The milliseconds is a whole number from 0 to 600000.', argPath: expect.stringMatching(/^Give the argument’s path/), argPattern: expect.stringMatching(/^Not a regular expression/) } });
+    expect(bad).toMatchObject({ ok: false, errors: { ms: 'The milliseconds is a whole number from 0 to 600000.', argPath: expect.stringMatching(/^Give the argument’s path/), argPattern: expect.stringMatching(/^This pattern is not a valid regular expression/) } });
     expect(checkDraft(draft({ action: 'slow', ms: '' }), 'r1')).toMatchObject({ ok: false, errors: { ms: 'Give the milliseconds.' } });
     expect(checkDraft(draft({ action: 'replace-result', result: '[1]' }), 'r1')).toMatchObject({ ok: false, errors: { result: expect.stringMatching(/JSON object/) } });
     expect(checkDraft(draft({ action: 'replace-result', result: '{' }), 'r1')).toMatchObject({ ok: false, errors: { result: expect.stringMatching(/^The result is not JSON/) } });
@@ -27,6 +27,8 @@ describe('checkDraft', () => {
     expect(checkDraft(draft({ action: 'close', after: '0' }), 'r1')).toMatchObject({ ok: false, errors: { after: 'N is a whole number from 1 to 1000000.' } });
     expect(checkDraft(draft({ action: 'deny', method: 'prompts/get' }), 'r1')).toMatchObject({ ok: false, errors: { method: expect.stringMatching(/permission gate guards tool calls/) } });
     expect(checkDraft(draft({ argPath: 'path' }), 'r1')).toMatchObject({ ok: false, errors: { argPattern: expect.stringMatching(/^Give the pattern/) } });
+    // A pattern the proxy would refuse (it could stall it) is said beside the field, not saved to never match.
+    expect(checkDraft(draft({ argPath: 'path', argPattern: '(a+)+$' }), 'r1')).toMatchObject({ ok: false, errors: { argPattern: expect.stringMatching(/^This pattern could stall the proxy: .*\(a\+\)/) } });
   });
 
   it('turns every action back into the same rule', () => {

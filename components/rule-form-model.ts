@@ -5,6 +5,7 @@
  * never send what the proxy would refuse.
  */
 import { RuleSchema, type Rule, type RuleAction, type RuleActionType, type RuleMatch } from '../lib/rules-types.ts';
+import { readPattern } from '../lib/rules-match.ts';
 
 export type RuleField = 'name' | 'method' | 'toolName' | 'text' | 'argPath' | 'argPattern' | 'ms' | 'result' | 'code' | 'message' | 'bytes' | 'after';
 
@@ -198,11 +199,9 @@ function matchOf(draft: RuleDraft, problems: Problems): RuleMatch {
   if (path === undefined && pattern !== '') problems.argPath = 'Give the argument’s path (e.g. path, or options.mode) for the pattern to test.';
   if (path !== undefined && pattern === '') problems.argPattern = 'Give the pattern the argument must match (a regular expression, e.g. ^/etc/).';
   if (pattern !== '') {
-    try {
-      new RegExp(pattern);
-    } catch (error) {
-      problems.argPattern = `Not a regular expression: ${error instanceof Error ? error.message : String(error)}.`;
-    }
+    // What the proxy will refuse (lib/rules-match.ts), said beside the field before saving.
+    const read = readPattern(pattern);
+    if (!read.ok) problems.argPattern = `This pattern ${read.problem}`;
   }
   if (path !== undefined && pattern !== '') match.argument = { path, pattern };
   return match;

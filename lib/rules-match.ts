@@ -9,7 +9,7 @@
  * A regular expression cannot be made linear without another engine (RE2 has no lookahead, which
  * a gate such as `^(?!/tmp/)` needs), so a pattern is read once, when the rule is: the shapes that
  * backtrack exponentially are refused, the polynomial ones are priced, and the text a pattern is
- * tested against is cut to PATTERN_TEXT_LIMIT characters. The price is meant as an upper bound of
+ * tested against is bounded: a longer one matches without being tested. The price is meant as an upper bound of
  * V8's backtracking (each repeat multiplies the work of what follows it), so it refuses some
  * patterns that V8 would run fast. Written here rather than taken from safe-regex / safe-regex2:
  * those check only the nesting of repeats, not repeats that follow each other (`.*a.*a.*b`).
@@ -73,9 +73,13 @@ export function readPattern(pattern: string): PatternRead {
   return risk === undefined ? { ok: true, regexp } : { ok: false, problem: `could stall the proxy: ${risk}` };
 }
 
-/** Tests an argument's text, cut to its first PATTERN_TEXT_LIMIT characters. */
+/**
+ * Tests an argument's text. Text longer than PATTERN_TEXT_LIMIT cannot be tested at a bounded
+ * cost, and testing only a part of it would let a peer slip past a `deny` or `pause` gate by
+ * padding (`\brm\b` after 5,000 spaces), so it counts as matching: the rule fails closed.
+ */
 export function testPattern(regexp: RegExp, text: string): boolean {
-  return regexp.test(text.length > PATTERN_TEXT_LIMIT ? text.slice(0, PATTERN_TEXT_LIMIT) : text);
+  return text.length > PATTERN_TEXT_LIMIT || regexp.test(text);
 }
 
 /** One piece of a pattern, with its quantifier (`{1,1}` when it has none). */
@@ -114,7 +118,7 @@ function priceOf(pattern: string): string | undefined {
   const anchored = branches.every((branch) => branch[0]?.kind === 'start');
   return (
     `with ${open} open-ended repeat${open === 1 ? '' : 's'} (*, +, {n,})${anchored ? '' : ' and no ^ at its start'}, a crafted argument could make it backtrack about ${roughly(steps)} steps ` +
-    `(Loupe allows ${roughly(STEP_BUDGET)}; an argument is tested by its first ${L} characters). ` +
+    `(Loupe allows ${roughly(STEP_BUDGET)}; an argument longer than ${L} characters always matches). ` +
     `Use fewer repeats${anchored ? '' : ', or anchor the pattern with ^'}: each repeat multiplies the work of what follows it, unless what follows is a character it cannot match.`
   );
 }

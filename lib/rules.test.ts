@@ -101,14 +101,17 @@ describe('RuleBook matching', () => {
     expect(performance.now() - started).toBeLessThan(1_000);
   });
 
-  it('never runs a pattern that could stall the proxy, and tests an argument by its first 4096 characters', () => {
+  it('never runs a pattern that could stall the proxy, and cannot be slipped past by padding an argument', () => {
     const nested = book([rule({ type: 'drop' }, { argument: { path: 'a', pattern: '(a+)+$' } })]);
     const started = performance.now();
     expect(nested.decide('to-server', call(1, 'x', { a: `${'a'.repeat(28)}!` })).kind).toBe('pass');
     expect(performance.now() - started).toBeLessThan(1_000);
     const tail = book([rule({ type: 'drop' }, { argument: { path: 'a', pattern: 'rm' } })]);
     expect(tail.decide('to-server', call(2, 'x', { a: `${' '.repeat(4094)}rm` })).kind).toBe('drop');
-    expect(tail.decide('to-server', call(3, 'x', { a: `${' '.repeat(4095)}rm` })).kind).toBe('pass');
+    expect(tail.decide('to-server', call(3, 'x', { a: `${' '.repeat(4093)}ls` })).kind).toBe('pass');
+    // Too long to test at a bounded cost: the gate holds (a deny rule cannot be padded past).
+    const gate = book([rule({ type: 'deny' }, { argument: { path: 'a', pattern: '\\brm\\b' } })]);
+    expect(gate.decide('to-server', call(4, 'x', { a: `${' '.repeat(5000)}rm -rf /` })).kind).toBe('answer');
   });
 
   it('never throws on a bad regular expression: the rule does not match', () => {

@@ -50,11 +50,13 @@ describe('set-rules', () => {
     await tick();
     a.receive({ type: 'set-rules', rules: [pauseEcho, { ...gate, id: 'r1' }] });
     a.receive({ type: 'set-rules', rules: [{ ...gate, match: { method: 'tools/call', argument: { path: 'path', pattern: '(' } } }] });
+    a.receive({ type: 'set-rules', rules: [{ ...gate, match: { method: 'tools/call', argument: { path: 'path', pattern: '(a+)+$' } } }] });
     await tick();
     expect(hub.engine.rules).toEqual([pauseEcho]);
     const errors = a.of('error').map((m) => m.error.message);
     expect(errors[0]).toMatch(/^The rules were not changed: Rule 2 has the id “r1” of an earlier rule/);
-    expect(errors[1]).toMatch(/Rule 1 has an argument pattern that is not a regular expression/);
+    expect(errors[1]).toMatch(/Rule 1: its argument pattern is not a valid regular expression/);
+    expect(errors[2]).toMatch(/Rule 1: its argument pattern could stall the proxy: /);
     expect(b.of('error')).toEqual([]);
     expect(b.of('rules')).toHaveLength(1);
   });

@@ -7,6 +7,7 @@
  */
 import type { WebSocket } from 'ws';
 import type { Rule } from '../lib/rules-types.ts';
+import { readPattern } from '../lib/rules-match.ts';
 import type { ClientMessage, ServerMessage } from '../lib/wire.ts';
 import type { EngineEvent } from './engine.ts';
 import type { Hub } from './hub.ts';
@@ -23,7 +24,8 @@ export function isInterceptMessage(message: ClientMessage): message is Intercept
 /**
  * What zod cannot say about a list of rules (the wire schema checked each rule's shape): ids must
  * be unique, since a page edits and deletes a rule by its id, and an argument pattern must be a
- * regular expression JavaScript accepts, else the gate could never match. Undefined when fine.
+ * regular expression JavaScript accepts that cannot stall the proxy (readPattern), else the gate
+ * could never match. Undefined when fine.
  */
 export function rulesProblem(rules: readonly Rule[]): string | undefined {
   const seen = new Set<string>();
@@ -32,13 +34,9 @@ export function rulesProblem(rules: readonly Rule[]): string | undefined {
     if (seen.has(rule.id)) return `${which} has the id “${rule.id}” of an earlier rule; give each rule its own id.`;
     seen.add(rule.id);
     const pattern = rule.match.argument?.pattern;
-    if (pattern !== undefined) {
-      try {
-        new RegExp(pattern);
-      } catch (error) {
-        return `${which} has an argument pattern that is not a regular expression (${error instanceof Error ? error.message : String(error)}); fix the pattern and save again.`;
-      }
-    }
+    // The same check as a rules file's (lib/rules-match.ts): a pattern that could stall the proxy is refused, with why.
+    const read = pattern === undefined ? undefined : readPattern(pattern);
+    if (read?.ok === false) return `${which}: its argument pattern ${read.problem} Fix the pattern and save again.`;
   }
   return undefined;
 }
