@@ -20,7 +20,7 @@ export default tseslint.config(
   },
   {
     files: ['lib/**/*.ts'],
-    // No form library either (issue 9): rjsf's validator lives in components/rjsf-validator.ts.
+    // No form library either (issue 9): rjsf's validator lives in components/tools/rjsf-validator.ts.
     rules: restrict([['node:*', 'fs', 'path', 'child_process', 'react', 'react-dom', '@rjsf/*', 'next', 'next/*', '**/proxy/**', '**/app/**', '**/components/**', 'ws']]),
   },
   { files: ['proxy/**/*.ts'], rules: restrict([['**/app/**', '**/components/**', 'react', 'react-dom', 'next', 'next/*']]) },

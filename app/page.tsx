@@ -1,5 +1,5 @@
 'use client';
-import { LoupeApp } from './loupe-app.tsx';
+import { LoupeApp } from './_containers/loupe-app.tsx';
 
 export default function Page() {
   return <LoupeApp />;

@@ -1,6 +1,6 @@
 /**
  * Resources, resource templates and prompts as Loupe keeps them once read from the server's lists
- * (the reading is in app/list-specs.ts); the components that show them take these same shapes.
+ * (the reading is in app/_stores/list-specs.ts); the components that show them take these same shapes.
  */
 import type { IconView } from './icons.ts';
 

@@ -1,6 +1,6 @@
 /**
  * Ajv for checking tool schemas and arguments, with no form library in lib/ (the rjsf validator the
- * forms use lives in components/rjsf-validator.ts). Both are configured alike — rjsf's AJV_CONFIG
+ * forms use lives in components/tools/rjsf-validator.ts). Both are configured alike — rjsf's AJV_CONFIG
  * and the `ajv-formats` formats — so that what this check accepts the form accepts too.
  * Ajv runs anywhere (browser, proxy, CLI); it is a runtime dependency of the package.
  */

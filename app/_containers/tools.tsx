@@ -1,0 +1,110 @@
+'use client';
+/**
+ * The Tools tab: the list, the selected tool's form (starting from its last arguments), the latest
+ * result of that tool, and every other call still in flight.
+ */
+import type { ReactNode } from 'react';
+import { ListStatus } from '@/components/ui/list-status.tsx';
+import { ResultView } from '@/components/results/view.tsx';
+import { ToolCalls } from '@/components/tools/calls.tsx';
+import { ToolForm } from '@/components/tools/form.tsx';
+import { ToolList } from '@/components/tools/list.tsx';
+import { Note, Panel } from '@/components/ui/ui.tsx';
+import type { ToolEntry } from '../../lib/tool-schema.ts';
+import { serverKey } from '../_stores/args-store.ts';
+import type { ToolCall } from '../_stores/call-store.ts';
+import type { ToolSelection as Selection } from '../_session/model.ts';
+import { argumentsOf, useSaveCall } from './saved-calls.tsx';
+import { runTool, ToolTaskStatus, ToolTaskSwitch, useTaskFollowedCall } from './tool-task.tsx';
+import { useArgsVersion } from '../_hooks/use-primitives.ts';
+import { useCall, useServices, useSession, useSessionInfo, useToolList } from '../_hooks/use-loupe.ts';
+import { useStore } from '../_hooks/use-store.ts';
+
+/** Selection by name survives a re-list; the index tells duplicate names apart. */
+function selectedIndex(items: readonly ToolEntry[], selected: Selection | undefined): number {
+  if (selected === undefined) return -1;
+  if (items[selected.index]?.name === selected.name) return selected.index;
+  return items.findIndex((t) => t.name === selected.name);
+}
+
+function latestCallOf(calls: readonly ToolCall[], tool: string | undefined): ToolCall | undefined {
+  for (let i = calls.length - 1; i >= 0; i--) if (calls[i].tool === tool) return calls[i];
+  return undefined;
+}
+
+export function ToolsContainer(): ReactNode {
+  const services = useServices();
+  const model = useSession();
+  const list = useToolList();
+  const { calls, settings } = useCall();
+  const session = useSessionInfo();
+  useArgsVersion();
+  const saveCall = useSaveCall();
+  // Kept in the session's model: switching servers and back finds the same tool selected.
+  const selected = useStore(model.selectedTool);
+  const setSelected = (next: Selection) => model.selectedTool.set(next);
+  const index = selectedIndex(list.items, selected);
+  const tool = index >= 0 ? list.items[index] : undefined;
+  const connected = session?.status === 'connected';
+  const server = session ? serverKey(session) : '';
+  const remembered = tool ? services.args.recall(server, tool.name) : undefined;
+  // A call the server made a task (2026-07-28) shows the result the task carries once it ends.
+  const shown = useTaskFollowedCall(latestCallOf(calls, tool?.name));
+  const elsewhere = calls.filter((c) => c.status === 'running' && c !== shown);
+  const openResource = (uri: string) => {
+    services.nav.show('resources');
+    void model.resourceView.read(uri, 'link');
+  };
+  return (
+    <div className="grid min-h-0 gap-3 lg:grid-cols-[minmax(16rem,22rem)_minmax(0,1fr)]">
+      <Panel title="Tools" className="flex min-h-0 min-w-0 flex-col lg:max-h-[calc(100vh-9rem)]">
+        <ListStatus what="tools" status={list.status} pages={list.pages} note={list.note} error={list.error} problems={list.problems} changes={list.changes} fetches={list.fetches} cache={list.cache} servedFromCache={list.servedFromCache} onFetchAgain={list.onFetchAgain} onRefresh={() => model.tools.refresh()} />
+        <div className="mt-2 flex min-h-0 flex-1 flex-col">
+          <ToolList tools={list.items} selected={index >= 0 ? index : undefined} onSelect={(i) => setSelected({ name: list.items[i].name, index: i })} />
+        </div>
+      </Panel>
+      <div className="min-w-0 space-y-3">
+        <ToolCalls
+          calls={elsewhere}
+          onCancel={(id) => model.call.cancel(id)}
+          onShow={(name) => {
+            const i = list.items.findIndex((t) => t.name === name);
+            if (i >= 0) setSelected({ name, index: i });
+          }}
+        />
+        <Panel>
+          {tool ? (
+            <ToolForm
+              // Keyed by name (and which of same-named tools), not position: a re-list that adds or
+              // reorders tools must not wipe what the user is typing. Not by server either: each
+              // session has its own container (session-registry.ts), and a reconnect must not wipe it.
+              key={`${tool.name}#${list.items.slice(0, index).filter((t) => t.name === tool.name).length}:${JSON.stringify(tool.inputSchema) ?? ''}`}
+              tool={tool}
+              initialArgs={remembered}
+              remembered={remembered !== undefined}
+              canRun={connected}
+              cannotRunReason={!connected ? 'Connect to run tools' : undefined}
+              settings={settings}
+              onSettings={(next) => model.call.setSettings(next)}
+              onRun={(args) => {
+                if (!session) return;
+                services.args.remember(server, tool.name, args);
+                runTool(model, tool, args);
+              }}
+              onReset={() => services.args.forget(server, tool.name)}
+              onSaveCall={(args, name) => {
+                const checked = argumentsOf(args);
+                return checked.ok ? saveCall({ name, kind: 'tool', target: tool.name, arguments: checked.value }) : checked.error;
+              }}
+            />
+          ) : (
+            <Note>{list.items.length > 0 ? 'Select a tool to fill in its arguments.' : 'Tools appear here once the server lists them.'}</Note>
+          )}
+          {tool && <ToolTaskSwitch tool={tool} />}
+        </Panel>
+        {tool && <ToolTaskStatus tool={tool} />}
+        <ResultView call={shown} output={tool?.output} onCancel={shown ? () => model.call.cancel(shown.id) : undefined} onOpenResource={openResource} />
+      </div>
+    </div>
+  );
+}

@@ -1,4 +1,0 @@
-'use client';
-/** The Resources and Prompts tabs (kept under this name for the page's imports). */
-export { ResourcesContainer } from './resources-container.tsx';
-export { PromptsContainer } from './prompts-container.tsx';
