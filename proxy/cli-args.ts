@@ -92,8 +92,11 @@ Without a browser (same targets; exit 0 ok, 1 server error / isError / failures 
   mcp-loupe --lock <file> [--update-lock] <target>              write, or check, the tool-surface lockfile
   mcp-loupe --doctor [--format text|json|markdown] <target>      lint and validate the server; exit 1 on errors
   mcp-loupe --export-tools openai|anthropic|gemini <target>     the tool definitions for an LLM API, cleaned
-  mcp-loupe --mock <trace.jsonl> [--mock-port <n>]              be an MCP server answering from a recording
-                                                                (stdio; --mock-port: Streamable HTTP on 127.0.0.1)
+  mcp-loupe --mock <trace.jsonl> [--mock-port <n> [--mock-no-auth]]   be an MCP server answering from a recording
+                                                                (stdio; --mock-port: Streamable HTTP on 127.0.0.1, for clients
+                                                                that send the token it prints (Authorization: Bearer …), new at
+                                                                every launch; --mock-no-auth asks for none: then anyone on this
+                                                                machine can read the recording through it)
   How the client answers the server (every mode without a browser):
       --sample "<text>"           the reply to sampling requests (without it they are refused)
       --elicit accept-defaults|decline|cancel    the answer to elicitations (default decline)

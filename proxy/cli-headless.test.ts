@@ -45,6 +45,8 @@ describe('the headless command line', () => {
     expect(error('--cli', '--method', 'ping', '--timeout', 'soon', 'node')).toMatch(/milliseconds/);
     expect(error('--cli', '--method', 'ping', '--elicit', 'maybe', 'node')).toMatch(/accept-defaults, decline or cancel/);
     expect(error('--mock', 't.jsonl', 'node', 'srv.js')).toMatch(/starts no server/);
+    expect(error('--mock', 't.jsonl', '--mock-no-auth')).toBe('--mock-no-auth is for the HTTP mock (--mock-port N): over stdio, only the process that started the mock can talk to it.');
+    expect(error('--mock-no-auth', '--cli', '--method', 'tools/list', 'node')).toBe('--mock-port and --mock-no-auth are for --mock <trace.jsonl>.');
     expect(error('--junit', 'r.xml', 'node')).toMatch(/--junit writes the report of --smoke/);
     expect(error('--allow-writes', '--cli', '--method', 'tools/list', 'node')).toBe('--allow-writes lets --smoke call the tools that may change data: add --smoke.');
     expect(error('--ignore', '$.x', 'node')).toMatch(/--ignore is for --verify/);
@@ -57,6 +59,9 @@ describe('the headless command line', () => {
     expect(smoke.ok && smoke.options.headless).toMatchObject({ elicit: 'accept-defaults', sample: 'TEXT', roots: ['file:///tmp'] });
     const mock = parse('--mock', 't.jsonl', '--mock-port', '0');
     expect(mock.ok && modeOf(mock.options.headless)).toBe('mock');
+    expect(mock.ok && mock.options.headless.mockNoAuth).toBe(false);
+    const open = parse('--mock', 't.jsonl', '--mock-port', '0', '--mock-no-auth');
+    expect(open.ok && open.options.headless).toMatchObject({ mock: 't.jsonl', mockPort: 0, mockNoAuth: true });
     const lock = parse('--lock', 'tools.lock.json', 'node', 's.js');
     expect(lock.ok && modeOf(lock.options.headless)).toBe('lock');
     const verify = parse('--verify', 't.jsonl', '--ignore', '$..id', '--lock', 'l.json', 'node', 's.js');
@@ -64,7 +69,7 @@ describe('the headless command line', () => {
   });
 
   it('documents every option in --help', () => {
-    for (const name of ['--cli', '--method', '--tool-name', '--tool-arg', '--args', '--uri', '--prompt-name', '--prompt-args', '--format', '--verbose', '--timeout', '--elicit', '--sample', '--root', '--record', '--smoke', '--junit', '--mock', '--mock-port', '--verify', '--ignore', '--lock', '--update-lock', '--no-negative', '--allow-writes']) {
+    for (const name of ['--cli', '--method', '--tool-name', '--tool-arg', '--args', '--uri', '--prompt-name', '--prompt-args', '--format', '--verbose', '--timeout', '--elicit', '--sample', '--root', '--record', '--smoke', '--junit', '--mock', '--mock-port', '--mock-no-auth', '--verify', '--ignore', '--lock', '--update-lock', '--no-negative', '--allow-writes']) {
       expect(USAGE).toContain(name);
     }
   });

@@ -58,6 +58,8 @@ export interface HeadlessOptions {
   allowWrites: boolean;
   mock?: string;
   mockPort?: number;
+  /** `--mock-no-auth`: the HTTP mock asks for no bearer token (warned about on stderr). */
+  mockNoAuth: boolean;
   verify?: string;
   ignore: string[];
   lock?: string;
@@ -66,7 +68,7 @@ export interface HeadlessOptions {
 }
 
 export function emptyHeadless(): HeadlessOptions {
-  return { cli: false, smoke: false, doctor: false, toolArgs: [], promptArgs: [], format: 'pretty', verbose: false, roots: [], negative: true, allowWrites: false, ignore: [], updateLock: false };
+  return { cli: false, smoke: false, doctor: false, toolArgs: [], promptArgs: [], format: 'pretty', verbose: false, roots: [], negative: true, allowWrites: false, mockNoAuth: false, ignore: [], updateLock: false };
 }
 
 /** Which mode the options ask for: undefined is the UI. */
@@ -176,6 +178,7 @@ export const HEADLESS_OPTIONS = new Map<string, HeadlessSpec>([
   ['--allow-writes', flag((o) => (h(o).allowWrites = true))],
   ['--mock', text((o, v) => (h(o).mock = v))],
   ['--mock-port', valued(applyMockPort)],
+  ['--mock-no-auth', flag((o) => (h(o).mockNoAuth = true))],
   ['--verify', text((o, v) => (h(o).verify = v))],
   ['--ignore', text((o, v) => void h(o).ignore.push(v))],
   ['--lock', text((o, v) => (h(o).lock = v))],
@@ -226,9 +229,10 @@ export function checkHeadless(o: CliOptions): string | undefined {
   if (mode === 'mock') {
     if (hasTarget) return `--mock answers from a recording and starts no server: drop the target (${o.target[0] ?? '--config'}).`;
     if (x.cli || x.smoke || x.verify !== undefined) return '--mock cannot be combined with --cli, --smoke or --verify: run the mock, then point another mcp-loupe at it.';
+    if (x.mockNoAuth && x.mockPort === undefined) return '--mock-no-auth is for the HTTP mock (--mock-port N): over stdio, only the process that started the mock can talk to it.';
     return undefined;
   }
-  if (x.mockPort !== undefined) return '--mock-port is for --mock <trace.jsonl>.';
+  if (x.mockPort !== undefined || x.mockNoAuth) return '--mock-port and --mock-no-auth are for --mock <trace.jsonl>.';
   if (x.doctor && (x.cli || x.smoke || x.verify !== undefined || x.exportTools !== undefined)) return '--doctor makes its own requests: run it without --cli, --smoke, --verify or --export-tools.';
   if (x.format === 'markdown' && !x.doctor) return '--format markdown is for --doctor; --cli prints pretty, json or text.';
   if (x.cli && !x.smoke && x.method === undefined) return `--cli needs --method (${CLI_METHODS.join(', ')}).`;

@@ -47,20 +47,26 @@ describe('record → mock → --cli', () => {
     expect(recorded.code).toBe(0);
     const mock = spawn(process.execPath, [CLI, '--mock', trace, '--mock-port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
     stops.push(() => mock.kill('SIGTERM'));
-    const url = await new Promise<string>((resolveUrl, reject) => {
+    // The mock prints its URL, then its token and client configs to paste: the client is given the
+    // Cursor one as its --config file (the token never on a command line).
+    const config = await new Promise<string>((resolveConfig, reject) => {
       let err = '';
-      const timer = setTimeout(() => reject(new Error(`no URL: ${err}`)), 15_000);
+      const timer = setTimeout(() => reject(new Error(`no URL and token: ${err}`)), 15_000);
       mock.stderr.on('data', (chunk: Buffer) => {
         err += chunk.toString();
-        const found = /listening at (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(err);
-        if (found) {
+        const url = /listening at (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(err)?.[1];
+        const cursor = /^ {2}Cursor \(mcp\.json\): +(\{.*\})$/m.exec(err)?.[1];
+        if (url && cursor) {
           clearTimeout(timer);
-          resolveUrl(found[1]);
+          expect(cursor).toContain(url);
+          const file = join(dir(), 'mcp.json');
+          writeFileSync(file, cursor, { mode: 0o600 });
+          resolveConfig(file);
         }
       });
     });
     const listed = await new Promise<{ code: number | null; stdout: string }>((done) => {
-      const child = spawn(process.execPath, [CLI, '--cli', '--method', 'tools/list', url], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [CLI, '--cli', '--method', 'tools/list', '--config', config], { stdio: ['ignore', 'pipe', 'pipe'] });
       let stdout = '';
       child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
       child.on('exit', (code) => done({ code, stdout }));

@@ -8,6 +8,7 @@
  * `isError`, a failed smoke check or drift; 2 usage; 3 could not connect; 4 timeout.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { parseKeyValues, parsePromptArgs, unknownNameMessage } from '../lib/cli-arguments.ts';
 import { formatResult } from '../lib/cli-output.ts';
 import { describeFailure } from '../lib/outcome-text.ts';
@@ -44,7 +45,7 @@ export async function runHeadless(options: CliOptions, target: ResolvedTarget | 
   const h = options.headless;
   const say = (line: string) => io.stderr(`mcp-loupe: ${line}\n`);
   try {
-    if (modeOf(h) === 'mock') return await runMockMode(h, say);
+    if (modeOf(h) === 'mock') return await runMockMode(h, io, say);
     const picked = target ? pickServer(target) : { ok: false as const, error: 'No server to talk to.' };
     if (!picked.ok) {
       say(picked.error);
@@ -261,11 +262,11 @@ export async function loadTraceReader(): Promise<void> {
   parseTraceText ??= (await import('../lib/trace-jsonl.ts')).parseTrace;
 }
 
-async function runMockMode(h: HeadlessOptions, say: (line: string) => void): Promise<number> {
+async function runMockMode(h: HeadlessOptions, io: HeadlessIo, say: (line: string) => void): Promise<number> {
   await loadTraceReader();
   const trace = readTrace(h.mock!, say);
   if (typeof trace === 'number') return trace;
-  const { startMock, MockStartError } = await import('./mock.ts');
+  const [{ startMock, MockStartError }, { mockLines }] = await Promise.all([import('./mock.ts'), import('./gateway-hints.ts')]);
   // Before the line that says it listens: a script that sends SIGTERM once it reads that line must
   // find the handler in place, not Node's default (killed by the signal).
   let mock: Awaited<ReturnType<typeof startMock>> | undefined;
@@ -278,7 +279,7 @@ async function runMockMode(h: HeadlessOptions, say: (line: string) => void): Pro
   process.once('SIGTERM', stop);
   try {
     // The mock's lines already say "Loupe mock: …" (the same sentence its client gets as an error).
-    mock = await startMock(trace, { port: h.mockPort, log: (line: string) => process.stderr.write(`${line}\n`) });
+    mock = await startMock(trace, { port: h.mockPort, noAuth: h.mockNoAuth, log: (line: string) => process.stderr.write(`${line}\n`) });
   } catch (error) {
     if (!(error instanceof MockStartError)) throw error;
     say(`${h.mock}: ${error.message}`);
@@ -288,6 +289,8 @@ async function runMockMode(h: HeadlessOptions, say: (line: string) => void): Pro
   const { answers, methods, protocolVersion } = mock.recorded;
   const what = `${answers} recorded answers (${methods.join(', ')}; protocol ${protocolVersion ?? 'unknown'})`;
   say(mock.url ? `mock of ${h.mock} listening at ${mock.url} with ${what}` : `mock of ${h.mock} answering on stdio with ${what}; it stops when stdin ends`);
+  // Over HTTP, the token (on the user's terminal, never in a command line) and where to paste it; or the warning of --mock-no-auth.
+  if (mock.url) io.stderr(mockLines({ url: mock.url, token: mock.token, file: h.mock!, name: basename(h.mock!).replace(/\.jsonl?$/i, '') }));
   await mock.done;
   return EXIT.ok;
 }

@@ -1,12 +1,13 @@
 /**
- * The gateway's request bodies, read by Loupe before any of them reaches a session or starts a
- * target (issue 21, item 6: "60 slow 4 MB gateway bodies held 190 MB"). Three bounds: one body
- * (413), the bytes of every body being read at once (503 with Retry-After, so that a client comes
- * back rather than failing), and the time a body may take to arrive (408). A body that declares its
- * length reserves it whole when it starts, so a slow upload cannot get its share later; a chunked
- * one is counted as it arrives.
+ * The request bodies of Loupe's HTTP MCP endpoints (the gateway, the mock), read by Loupe before any
+ * of them reaches a session, starts a target or is answered from a recording (issue 21, item 6: "60
+ * slow 4 MB gateway bodies held 190 MB"). Three bounds: one body (413), the bytes of every body
+ * being read at once (503 with Retry-After, so that a client comes back rather than failing), and
+ * the time a body may take to arrive (408). A body that declares its length reserves it whole when
+ * it starts, so a slow upload cannot get its share later; a chunked one is counted as it arrives.
  */
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { answerError, type Endpoint } from './mcp-endpoint-guard.ts';
 
 export interface BodyLimits {
   /** One body, in bytes (the SDK's own bound for a body it reads itself is 4 MB). */
@@ -30,11 +31,13 @@ export function describeBytes(bytes: number): string {
 const describeMs = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} second${ms === 1000 ? '' : 's'}` : `${ms} ms`);
 
 export class BodyReader {
+  private readonly endpoint: Endpoint;
   private readonly limits: BodyLimits;
   /** Bytes reserved by the bodies being read now. */
   private reading = 0;
 
-  constructor(limits: Partial<BodyLimits> = {}) {
+  constructor(endpoint: Endpoint, limits: Partial<BodyLimits> = {}) {
+    this.endpoint = endpoint;
     this.limits = { ...DEFAULT_BODY_LIMITS, ...limits };
   }
 
@@ -44,20 +47,32 @@ export class BodyReader {
   }
 
   private tooLarge(): Body {
-    return { ok: false, status: 413, code: -32000, message: `Payload too large: Loupe’s gateway reads request bodies of at most ${describeBytes(this.limits.maxBytes)}.` };
+    return { ok: false, status: 413, code: -32000, message: `Payload too large: ${this.endpoint.name} reads request bodies of at most ${describeBytes(this.limits.maxBytes)}.` };
   }
 
   private busy(): Body {
-    const message = `Service unavailable: Loupe’s gateway is reading ${describeBytes(this.limits.maxTotalBytes)} of request bodies at once, its limit; try again in a moment.`;
+    const message = `Service unavailable: ${this.endpoint.name} is reading ${describeBytes(this.limits.maxTotalBytes)} of request bodies at once, its limit; try again in a moment.`;
     return { ok: false, status: 503, code: -32000, message, retryAfter: 1 };
   }
 
   private slow(): Body {
-    const message = `Request timeout: the body did not arrive within ${describeMs(this.limits.timeoutMs)}; Loupe’s gateway does not wait longer for a request body.`;
+    const message = `Request timeout: the body did not arrive within ${describeMs(this.limits.timeoutMs)}; ${this.endpoint.name} does not wait longer for a request body.`;
     return { ok: false, status: 408, code: -32000, message };
   }
 
-  /** The body as JSON, or why not (then the caller answers, and closes the connection: see `refusedBody`). */
+  /**
+   * The body as JSON; else undefined, once the refusal is answered. A refused body also closes the
+   * connection, so that the rest of it is not read.
+   */
+  async readOrRefuse(req: IncomingMessage, res: ServerResponse): Promise<{ value: unknown } | undefined> {
+    const body = await this.read(req);
+    if (body.ok) return body;
+    res.once('finish', () => req.destroy());
+    answerError(res, body.status, body.message, body.code, { connection: 'close', ...(body.retryAfter !== undefined ? { 'retry-after': String(body.retryAfter) } : {}) });
+    return undefined;
+  }
+
+  /** The body as JSON, or why not (then the caller answers, and closes the connection: see `readOrRefuse`). */
   read(req: IncomingMessage): Promise<Body> {
     const declared = Number(req.headers['content-length'] ?? NaN);
     if (declared > this.limits.maxBytes) return Promise.resolve(this.tooLarge());

@@ -1,7 +1,8 @@
 /**
- * Integration (issue 21, items 4 and 6): what the gateway demands before it starts anything. Real
- * HTTP requests against a gateway whose target writes a marker file when it starts, so that "nothing
- * was started" is seen on disk, not inferred: no token, a foreign Origin, a body that is not JSON, a
+ * Integration (issue 21, items 4 and 6): what the gateway demands before it starts anything
+ * (mcp-endpoint-guard.ts, gateway-body.ts; the mock's side is mock-guard.test.ts). Real HTTP
+ * requests against a gateway whose target writes a marker file when it starts, so that "nothing was
+ * started" is seen on disk, not inferred: no token, a foreign Origin, a body that is not JSON, a
  * body too large, too many bodies at once, a body too slow. And that a client with the token (or
  * any client under `--gateway-no-auth`) gets through.
  */

@@ -3,7 +3,7 @@
  * Streamable HTTP endpoint on 127.0.0.1 that any MCP client can use. Each client session gets a
  * connection of its own to the target and is a session in Loupe's page (gateway-session.ts); idle
  * ones are closed, and their number is capped, so that a client that never sends DELETE cannot
- * leave servers running. Every request passes gateway-guard.ts first (loopback Host, no foreign
+ * leave servers running. Every request passes mcp-endpoint-guard.ts first (loopback Host, no foreign
  * Origin, the per-launch bearer token, a JSON body), and bodies are read within bounds
  * (gateway-body.ts): nothing is parsed or started for a request that fails either.
  * https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
@@ -15,9 +15,9 @@ import type { ServerConfig } from '../lib/server-config-types.ts';
 import { DEFAULT_GATEWAY_IDLE_MS, DEFAULT_GATEWAY_MAX_SESSIONS } from './cli-relay.ts';
 import type { Engine } from './engine.ts';
 import { BodyReader, type BodyLimits } from './gateway-body.ts';
-import { guardRequest } from './gateway-guard.ts';
 import { GatewaySession, refuse } from './gateway-session.ts';
-import { isLoopbackAddress, newToken } from './security.ts';
+import { GATEWAY, newEndpointToken, refused } from './mcp-endpoint-guard.ts';
+import { isLoopbackAddress } from './security.ts';
 
 export interface GatewayOptions {
   /** The target every client session gets a connection of its own to. */
@@ -46,8 +46,6 @@ export interface RunningGateway {
 
 export const DEFAULT_GATEWAY_PORT = 6290;
 const PORT_TRIES = 20;
-/** The gateway's token: longer than the page's, since it may be pasted into config files that live long. */
-const TOKEN_BYTES = 32;
 
 const isInitialize = (value: unknown): value is JSONRPCRequest =>
   value !== null && typeof value === 'object' && !Array.isArray(value) && (value as { method?: unknown }).method === 'initialize' && (value as { id?: unknown }).id !== undefined;
@@ -62,22 +60,11 @@ export async function startGateway(engine: Engine, options: GatewayOptions): Pro
   const byId = new Map<string, GatewaySession>();
   let closing = false;
 
-  const token = options.noAuth ? undefined : (options.token ?? newToken(TOKEN_BYTES));
-  const bodies = new BodyReader(options.bodies);
-
-  /** The POST's body within bounds; a refused one also closes the connection, so its rest is not read. */
-  const readBody = async (req: IncomingMessage, res: ServerResponse): Promise<{ value: unknown } | undefined> => {
-    const body = await bodies.read(req);
-    if (body.ok) return body;
-    if (body.retryAfter !== undefined) res.setHeader('retry-after', String(body.retryAfter));
-    res.setHeader('connection', 'close');
-    res.once('finish', () => req.destroy());
-    refuse(res, body.status, body.message, body.code);
-    return undefined;
-  };
+  const token = options.noAuth ? undefined : (options.token ?? newEndpointToken());
+  const bodies = new BodyReader(GATEWAY, options.bodies);
 
   const openSession = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const body = await readBody(req, res);
+    const body = await bodies.readOrRefuse(req, res);
     if (!body) return;
     if (!isInitialize(body.value)) return refuse(res, 400, 'Bad Request: Mcp-Session-Id header is required (start a session with a POST of initialize).');
     if (live.size >= maxSessions) {
@@ -99,11 +86,7 @@ export async function startGateway(engine: Engine, options: GatewayOptions): Pro
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse, port: number): Promise<void> => {
-    const refusal = guardRequest(req, { port, token });
-    if (refusal) {
-      for (const [name, value] of Object.entries(refusal.headers ?? {})) res.setHeader(name, value);
-      return refuse(res, refusal.status, refusal.message);
-    }
+    if (refused(req, res, { endpoint: GATEWAY, port, token })) return;
     if (new URL(req.url ?? '/', 'http://127.0.0.1').pathname !== '/mcp') return refuse(res, 404, 'Not found: the MCP endpoint is /mcp.');
     if (closing) return refuse(res, 503, 'Loupe is stopping: its gateway takes no more requests.');
     const id = req.headers['mcp-session-id'];
@@ -112,7 +95,7 @@ export async function startGateway(engine: Engine, options: GatewayOptions): Pro
       // The spec's "session expired": the client starts a new session.
       if (!session) return refuse(res, 404, 'Session not found: it was closed (idle, ended, or Loupe restarted). Initialize again.', -32001);
       if (req.method !== 'POST') return session.handle(req, res);
-      const body = await readBody(req, res);
+      const body = await bodies.readOrRefuse(req, res);
       return body && session.handle(req, res, body.value);
     }
     if (req.method === 'POST') return openSession(req, res);

@@ -79,6 +79,9 @@ async function mock(options: Parameters<typeof startMock>[1] = {}): Promise<Runn
   return running;
 }
 
+/** What a client of an HTTP mock sends: the token the mock gave (mock-guard.test.ts tests the refusals). */
+const withToken = (running: RunningMock) => ({ requestInit: { headers: { authorization: `Bearer ${running.token}` } } });
+
 /**
  * A v2 client pinned to 2026-07-28 that declines every elicitation (and keeps them): not what the
  * recording's user answered, so a re-sent round matches without its inputs.
@@ -140,21 +143,21 @@ describe('over Streamable HTTP', () => {
     const running = await mock({ port: 0 });
     expect(running.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     expect(running.recorded).toEqual({ answers: 6, methods: ['server/discover', 'tools/list', 'tools/call'], protocolVersion: '2026-07-28' });
-    const { client, asked } = await modernClient(new StreamableHTTPClientTransport(new URL(running.url!)));
+    const { client, asked } = await modernClient(new StreamableHTTPClientTransport(new URL(running.url!), withToken(running)));
     await replaysTheRecording(client, asked);
   });
 
   it('refuses a 2025 client\'s initialize with -32022', async () => {
     const running = await mock({ port: 0 });
-    await legacyRefused(new LegacyHttpTransport(new URL(running.url!)));
+    await legacyRefused(new LegacyHttpTransport(new URL(running.url!), withToken(running)));
   });
 
-  it('keeps to POST on /mcp, from loopback names and pages only', async () => {
+  it('keeps to POST on /mcp, from loopback names and no page but its own', async () => {
     const running = await mock({ port: 0 });
     const port = new URL(running.url!).port;
     const send = (method: string, headers: Record<string, string> = {}, body?: string, path = '/mcp') =>
       new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const req = httpRequest({ host: '127.0.0.1', port, path, method, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
+        const req = httpRequest({ host: '127.0.0.1', port, path, method, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${running.token}`, ...headers } }, (res) => {
           let text = '';
           res.on('data', (c: Buffer) => (text += c.toString()));
           res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
@@ -179,8 +182,10 @@ describe('over Streamable HTTP', () => {
     expect(JSON.parse(notJson.body).error.code).toBe(-32700);
     expect((await send('POST', {}, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 9 } }))).status).toBe(202);
 
-    // The same request from a loopback name and a local page is answered, as JSON.
-    const answered = await send('POST', { host: `localhost:${port}`, origin: 'http://localhost:3000' }, list);
+    // A page on another loopback port is a web page too (issue 21); the same request from a loopback
+    // name and the mock's own origin is answered, as JSON.
+    expect((await send('POST', { host: `localhost:${port}`, origin: 'http://localhost:3000' }, list)).status).toBe(403);
+    const answered = await send('POST', { host: `localhost:${port}`, origin: `http://localhost:${port}` }, list);
     expect(answered.status).toBe(200);
     expect(JSON.parse(answered.body)).toEqual({ jsonrpc: '2.0', id: 1, result: recorded.list });
   });

@@ -7,57 +7,33 @@
  *
  * Written here rather than on the 1.x SDK's server transport, which refuses the 2026-07-28
  * `MCP-Protocol-Version` header and wants a session, and not on the v2 one, whose handler runs a
- * server of its own where a mock must send what was recorded, as recorded.
+ * server of its own where a mock must send what was recorded, as recorded. A request passes the
+ * same guard as the 2025 mock's and the gateway's (mcp-endpoint-guard.ts) before its body is read,
+ * within the same bounds (gateway-body.ts).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { MockConversation, type AnswerTable } from '../lib/mock-match.ts';
-import { isAllowedHost } from './security.ts';
-
-/** The same bound as the v2 SDK's handler: a body larger than this is refused unread. */
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
-
-function refuse(res: ServerResponse, status: number, message: string, code = -32000): void {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
-}
-
-function readBody(req: IncomingMessage): Promise<string | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        resolve(undefined);
-        req.destroy();
-      } else chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
+import { BodyReader } from './gateway-body.ts';
+import { answerError, MOCK, refused } from './mcp-endpoint-guard.ts';
+import type { HttpSetup } from './mock.ts';
 
 export interface ModernMockHttp {
   url: string;
   close(): Promise<void>;
 }
 
-export async function startModernHttp(table: AnswerTable, port: number, host: string, log: (line: string) => void, originAllowed: (origin: string | undefined) => boolean): Promise<ModernMockHttp> {
+export async function startModernHttp(table: AnswerTable, { port, host, log, token }: HttpSetup): Promise<ModernMockHttp> {
   const conversation = new MockConversation(table);
+  const bodies = new BodyReader(MOCK);
   const handle = async (req: IncomingMessage, res: ServerResponse, listening: number) => {
-    if (!isAllowedHost(req.headers.host, { port: listening })) return refuse(res, 403, 'Loupe mock: this Host header is not allowed; use http://127.0.0.1:<port>/mcp (only loopback names are accepted, against DNS rebinding).');
-    if (!originAllowed(req.headers.origin)) return refuse(res, 403, 'Loupe mock: requests from a web page on another machine are not allowed.');
-    if (new URL(req.url ?? '/', 'http://127.0.0.1').pathname !== '/mcp') return refuse(res, 404, 'Loupe mock: the MCP endpoint is /mcp.');
-    if (req.method !== 'POST') return refuse(res, 405, 'Loupe mock: a 2026-07-28 server is stateless: POST each request (subscriptions/listen replaces the GET stream).');
-    const body = await readBody(req);
-    if (body === undefined) return refuse(res, 413, `Loupe mock: the request body is over ${MAX_BODY_BYTES / 1024 / 1024} MiB.`);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(body);
-    } catch {
-      return refuse(res, 400, 'Loupe mock: the request body is not JSON.', -32700);
-    }
+    if (refused(req, res, { endpoint: MOCK, port: listening, token })) return;
+    if (new URL(req.url ?? '/', 'http://127.0.0.1').pathname !== '/mcp') return answerError(res, 404, 'Loupe mock: the MCP endpoint is /mcp.');
+    if (req.method !== 'POST') return answerError(res, 405, 'Loupe mock: a 2026-07-28 server is stateless: POST each request (subscriptions/listen replaces the GET stream).');
+    const body = await bodies.readOrRefuse(req, res);
+    if (!body) return;
+    const parsed = body.value;
     const messages = (Array.isArray(parsed) ? parsed : [parsed]).filter((m): m is JSONRPCMessage => m !== null && typeof m === 'object');
     const out: JSONRPCMessage[] = [];
     for (const message of messages) {
@@ -75,7 +51,7 @@ export async function startModernHttp(table: AnswerTable, port: number, host: st
   const server = createServer((req, res) => {
     handle(req, res, (server.address() as AddressInfo).port).catch((error: unknown) => {
       log(`Loupe mock: a request failed (${error instanceof Error ? error.message : String(error)}).`);
-      if (!res.headersSent) refuse(res, 500, 'Loupe mock: this request failed inside the mock.');
+      if (!res.headersSent) answerError(res, 500, 'Loupe mock: this request failed inside the mock.');
       else res.destroy();
     });
   });

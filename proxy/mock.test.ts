@@ -94,6 +94,9 @@ async function mock(trace: ImportedTrace, options: Parameters<typeof startMock>[
   return running;
 }
 
+/** A client's transport to an HTTP mock, with the token the mock gave (mock-guard.test.ts tests the refusals). */
+const httpTo = (running: RunningMock) => new StreamableHTTPClientTransport(new URL(running.url!), { requestInit: { headers: { authorization: `Bearer ${running.token}` } } });
+
 /** A client that declares roots and keeps what the mock told it besides answers. */
 function newClient() {
   const client = new Client({ name: 'client-under-test', version: '1.0.0' }, { capabilities: { roots: {}, sampling: {} } });
@@ -221,28 +224,28 @@ describe('over Streamable HTTP', () => {
     const running = await mock(readTrace(), { port: 0 });
     expect(running.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     const { client, seen } = newClient();
-    await client.connect(new StreamableHTTPClientTransport(new URL(running.url!)));
+    await client.connect(httpTo(running));
     await replaysTheRecording(client, seen);
   });
 
   it('gives each client its own conversation from the start', async () => {
     const running = await mock(readTrace(), { port: 0 });
     const first = newClient().client;
-    await first.connect(new StreamableHTTPClientTransport(new URL(running.url!)));
+    await first.connect(httpTo(running));
     expect(await first.readResource(READ)).toEqual(recorded.read1);
     const second = newClient().client;
-    await second.connect(new StreamableHTTPClientTransport(new URL(running.url!)));
+    await second.connect(httpTo(running));
     expect(await first.readResource(READ)).toEqual(recorded.read2);
     expect(await second.readResource(READ)).toEqual(recorded.read1);
   });
 
-  it('refuses a Host that is not loopback (DNS rebinding), a foreign Origin, and other paths', async () => {
+  it('refuses a Host that is not loopback (DNS rebinding), any Origin but its own, and other paths', async () => {
     const running = await mock(readTrace(), { port: 0 });
     const url = new URL(running.url!);
     const post = (headers: Record<string, string>, path = '/mcp') =>
       new Promise<{ status: number; body: string }>((resolve, reject) => {
         const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
-        const req = httpRequest({ host: '127.0.0.1', port: url.port, path, method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
+        const req = httpRequest({ host: '127.0.0.1', port: url.port, path, method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${running.token}`, ...headers } }, (res) => {
           let text = '';
           res.on('data', (c: Buffer) => (text += c.toString()));
           res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
@@ -255,7 +258,9 @@ describe('over Streamable HTTP', () => {
     expect(rebound.body).toContain('Host header is not allowed');
     expect((await post({ origin: 'http://evil.example' })).status).toBe(403);
     expect((await post({}, '/other')).status).toBe(404);
-    expect((await post({ host: `localhost:${url.port}`, origin: 'http://localhost:3000' })).status).toBe(200);
+    // A page on another loopback port is a web page too (issue 21): only the mock's own origin, or none.
+    expect((await post({ host: `localhost:${url.port}`, origin: 'http://localhost:3000' })).status).toBe(403);
+    expect((await post({ host: `localhost:${url.port}`, origin: `http://localhost:${url.port}` })).status).toBe(200);
   });
 
   it('says in one sentence when its port is taken', async () => {
@@ -278,7 +283,7 @@ describe('imperfect recordings', () => {
     expect(trace.problemCount).toBe(0);
     const running = await mock(trace, { port: 0 });
     const { client } = newClient();
-    await client.connect(new StreamableHTTPClientTransport(new URL(running.url!)));
+    await client.connect(httpTo(running));
     expect(await client.callTool(ECHO)).toEqual(recorded.echo);
     expect(await client.readResource(READ)).toEqual(recorded.read1);
     const unanswered = await client.readResource(READ).catch((error: unknown) => error);

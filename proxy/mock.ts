@@ -1,7 +1,10 @@
 /**
  * `mcp-loupe --mock FILE [--mock-port N]` (issue 10): an MCP server that answers from a recording,
  * so that a client's test suite can point at it instead of the real server. Over stdio by default,
- * over Streamable HTTP at `http://127.0.0.1:N/mcp` with a port.
+ * over Streamable HTTP at `http://127.0.0.1:N/mcp` with a port: then, as the gateway, it asks for
+ * a per-launch bearer token, takes no request from a web page and only JSON bodies, within bounds
+ * (mcp-endpoint-guard.ts, gateway-body.ts), since a recording may hold what its user would not
+ * publish (issue 21).
  *
  * The SDK's server transports do the framing, the HTTP sessions and SSE; the answers come from
  * lib/mock-match.ts. The SDK's `Server` is not used: it answers initialize, ping and unknown methods
@@ -18,8 +21,10 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { buildAnswerTable, MockConversation, type AnswerTable, type Outgoing } from '../lib/mock-match.ts';
 import { conversationOf } from '../lib/trace-exchanges.ts';
 import type { ImportedTrace } from '../lib/trace-jsonl.ts';
+import { BodyReader } from './gateway-body.ts';
+import { answerError, MOCK, newEndpointToken, refused } from './mcp-endpoint-guard.ts';
 import { MockSessions } from './mock-sessions.ts';
-import { isAllowedHost, isLoopbackAddress } from './security.ts';
+import { isLoopbackAddress } from './security.ts';
 
 export interface MockOptions {
   /** Serve Streamable HTTP on this port (0: any free one); absent: stdio. */
@@ -36,11 +41,17 @@ export interface MockOptions {
   idleMs?: number;
   /** HTTP: how many sessions at once (default 256); at the cap, the one idle the longest is closed for a new one. */
   maxSessions?: number;
+  /** HTTP: the bearer token clients must send; undefined: a new random one (32 bytes, base64url). */
+  token?: string;
+  /** HTTP, `--mock-no-auth`: no token asked (Host, Origin and Content-Type are still checked). */
+  noAuth?: boolean;
 }
 
 export interface RunningMock {
   /** HTTP: the MCP endpoint, `http://127.0.0.1:<port>/mcp`. */
   url?: string;
+  /** HTTP: what clients send as `Authorization: Bearer <token>`; undefined over stdio and under `noAuth`. */
+  token?: string;
   /** What the mock answers from (for the line the CLI prints at start). */
   recorded: { answers: number; methods: string[]; protocolVersion?: string };
   close(): Promise<void>;
@@ -69,7 +80,8 @@ export async function startMock(trace: ImportedTrace, options: MockOptions = {})
   if (options.port === undefined) return { ...(await startStdio(table, options.input ?? process.stdin, options.output ?? process.stdout, log)), recorded };
   const host = options.host ?? '127.0.0.1';
   if (!isLoopbackAddress(host)) throw new MockStartError('USAGE', `The mock listens on loopback only (127.0.0.1), not ${host}.`);
-  return { ...(await startHttp(table, options.port, host, log, options)), recorded };
+  const token = options.noAuth ? undefined : (options.token ?? newEndpointToken());
+  return { ...(await startHttp(table, { port: options.port, host, log, token, idleMs: options.idleMs, maxSessions: options.maxSessions })), recorded, token };
 }
 
 const firstLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).split('\n')[0].slice(0, 200);
@@ -157,10 +169,19 @@ interface HttpSession {
   close(): Promise<void>;
 }
 
-async function startHttp(table: AnswerTable, port: number, host: string, log: (line: string) => void, limits: Pick<MockOptions, 'idleMs' | 'maxSessions'>): Promise<Started> {
-  if (table.era === 'modern') return startModern(table, port, host, log);
+/** Where and how an HTTP mock listens. */
+export interface HttpSetup extends Pick<MockOptions, 'idleMs' | 'maxSessions' | 'token'> {
+  port: number;
+  host: string;
+  log: (line: string) => void;
+}
+
+async function startHttp(table: AnswerTable, setup: HttpSetup): Promise<Started> {
+  if (table.era === 'modern') return startModern(table, setup);
+  const { port, host, log, token } = setup;
   const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
-  const sessions = new MockSessions<HttpSession>({ max: limits.maxSessions, idleMs: limits.idleMs, log });
+  const sessions = new MockSessions<HttpSession>({ max: setup.maxSessions, idleMs: setup.idleMs, log });
+  const bodies = new BodyReader(MOCK);
   let count = 0;
 
   const openSession = async (): Promise<HttpSession> => {
@@ -182,21 +203,22 @@ async function startHttp(table: AnswerTable, port: number, host: string, log: (l
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse, listening: number) => {
-    // DNS rebinding: a page on another name that resolves to 127.0.0.1 sends its own name as Host.
-    if (!isAllowedHost(req.headers.host, { port: listening })) return reject(res, 403, 'Loupe mock: this Host header is not allowed; use http://127.0.0.1:<port>/mcp (only loopback names are accepted, against DNS rebinding).');
-    if (!originAllowed(req.headers.origin)) return reject(res, 403, 'Loupe mock: requests from a web page on another machine are not allowed.');
-    if (new URL(req.url ?? '/', 'http://127.0.0.1').pathname !== '/mcp') return reject(res, 404, 'Loupe mock: the MCP endpoint is /mcp.');
+    if (refused(req, res, { endpoint: MOCK, port: listening, token })) return;
+    if (new URL(req.url ?? '/', 'http://127.0.0.1').pathname !== '/mcp') return answerError(res, 404, 'Loupe mock: the MCP endpoint is /mcp.');
     const id = req.headers['mcp-session-id'];
     let session = typeof id === 'string' ? sessions.get(id) : undefined;
-    if (typeof id === 'string' && !session) return reject(res, 404, 'Loupe mock: no such session (it was closed, idle, or the mock restarted); initialize again.', -32001);
+    if (typeof id === 'string' && !session) return answerError(res, 404, 'Loupe mock: no such session (it was closed, idle, or the mock restarted); initialize again.', -32001);
     if (typeof id === 'string') sessions.busy(id, res);
+    if (!session && req.method !== 'POST') return answerError(res, 400, 'Loupe mock: start a session with a POST of initialize first.');
+    // Read here, within bounds, rather than by the SDK (one body's size only); before a session is made for it.
+    const body = req.method === 'POST' ? await bodies.readOrRefuse(req, res) : { value: undefined };
+    if (!body) return;
     if (!session) {
-      if (req.method !== 'POST') return reject(res, 400, 'Loupe mock: start a session with a POST of initialize first.');
-      if (!(await sessions.makeRoom())) return reject(res, 503, `Loupe mock: every client session (${sessions.size}) has a request or stream open; end one (HTTP DELETE) before starting another.`);
+      if (!(await sessions.makeRoom())) return answerError(res, 503, `Loupe mock: every client session (${sessions.size}) has a request or stream open; end one (HTTP DELETE) before starting another.`);
       session = await openSession();
     }
     if (req.method === 'GET') session.standalone.watch(res);
-    await session.transport.handleRequest(req, res);
+    await session.transport.handleRequest(req, res, body.value);
     // A first POST that was not initialize opened no session: nothing will reach this transport again.
     if (session.transport.sessionId === undefined) await session.transport.close();
   };
@@ -204,7 +226,7 @@ async function startHttp(table: AnswerTable, port: number, host: string, log: (l
   const server = createServer((req, res) => {
     handle(req, res, (server.address() as AddressInfo).port).catch((error: unknown) => {
       log(`Loupe mock: a request failed (${firstLine(error)}).`);
-      if (!res.headersSent) reject(res, 500, 'Loupe mock: this request failed inside the mock.');
+      if (!res.headersSent) answerError(res, 500, 'Loupe mock: this request failed inside the mock.');
       else res.destroy();
     });
   });
@@ -219,15 +241,15 @@ async function startHttp(table: AnswerTable, port: number, host: string, log: (l
 }
 
 /** A 2026-07-28 recording: stateless Streamable HTTP (mock-modern.ts). */
-async function startModern(table: AnswerTable, port: number, host: string, log: (line: string) => void): Promise<Started> {
+async function startModern(table: AnswerTable, setup: HttpSetup): Promise<Started> {
   const { startModernHttp } = await import('./mock-modern.ts');
   let started: Awaited<ReturnType<typeof startModernHttp>>;
   try {
-    started = await startModernHttp(table, port, host, log, originAllowed);
+    started = await startModernHttp(table, setup);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why = code === 'EADDRINUSE' ? 'it is in use' : code === 'EACCES' ? 'permission denied' : firstLine(error);
-    throw new MockStartError('LISTEN_FAILED', `The mock could not listen on ${host}:${port} (${why}): choose another --mock-port.`);
+    throw new MockStartError('LISTEN_FAILED', `The mock could not listen on ${setup.host}:${setup.port} (${why}): choose another --mock-port.`);
   }
   const { close, done } = closeOnce(started.close);
   return { url: started.url, close, done };
@@ -259,19 +281,4 @@ function listen(server: ReturnType<typeof createServer>, port: number, host: str
       resolve();
     });
   });
-}
-
-/** No Origin: not a browser. A browser page is let in only from this machine (a client under test may be one). */
-function originAllowed(origin: string | undefined): boolean {
-  if (origin === undefined) return true;
-  try {
-    return isLoopbackAddress(new URL(origin).hostname);
-  } catch {
-    return false;
-  }
-}
-
-/** A refusal in the shape the SDK's own refusals have, so that a client reports it the same way. */
-function reject(res: ServerResponse, status: number, message: string, code = -32000): void {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
