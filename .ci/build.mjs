@@ -148,13 +148,11 @@ export async function ensureBuilt(root, name, { force = false, half = HALVES[nam
 }
 
 async function buildProxy(root, half) {
-  // tsc's incremental state survives a deleted output and would then emit nothing: drop it too.
-  if (!existsSync(join(root, half.marker))) rmSync(join(root, 'dist/.tsbuildinfo.proxy'), { force: true });
-  // Test helpers (test-*.ts) are not compiled; tsc never deletes, so an older build's copies would stay and be packed.
-  for (const dir of half.outputs) {
-    const at = join(root, dir);
-    for (const name of existsSync(at) ? readdirSync(at) : []) if (/^test-.*\.js$/.test(name)) rmSync(join(at, name));
-  }
+  // A half is rebuilt whole (about 5 s): tsc never deletes an output whose source was moved or
+  // removed, so a stale dist/ would keep it and npm would pack it (a test helper, a file from before
+  // a move). Its incremental state goes too, or tsc would think the emptied outputs still stand.
+  rmSync(join(root, 'dist/.tsbuildinfo.proxy'), { force: true });
+  for (const dir of half.outputs) rmSync(join(root, dir), { recursive: true, force: true });
   const code = await runNode(require.resolve('typescript/bin/tsc'), ['-p', 'tsconfig.proxy.json'], { cwd: root });
   if (code === 0) chmodSync(join(root, half.marker), 0o755);
   return code;
