@@ -158,12 +158,44 @@ function sweepGroup(pgid) {
   return alive;
 }
 
+/** What the suite prints just before it spawns the client command (and starts its timeout for it). */
+const CLIENT_STARTS = 'Executing client: ';
+
+/**
+ * Stops what is left of the client just after the suite's own timeout, so that the suite can still
+ * report its checks: that timeout kills only the shell it started, then waits for the client's
+ * pipes to close, and would hang instead of reporting. The suite's clock starts with the client,
+ * which it announces just before spawning it, so this one does too: the suite's own start-up (its
+ * bundle, the test server) takes a second or so, several on a busy machine, and a stop counted from
+ * there would come first, making the suite see the client exit instead of time out.
+ */
+function clientStopper(pgid, timeoutMs) {
+  let timer;
+  const stopper = {
+    /** True once the client outlived the suite's timeout and was killed. */
+    stopped: false,
+    /** Starts the clock when the suite's output so far says that the client has started. */
+    heard(output) {
+      if (timer !== undefined || !output.includes(CLIENT_STARTS)) return;
+      timer = setTimeout(() => {
+        const members = groupMembers(pgid) ?? [];
+        stopper.stopped = members.length > 0;
+        members.forEach(killQuietly);
+      }, timeoutMs + 2000);
+    },
+    cancel: () => clearTimeout(timer),
+  };
+  return stopper;
+}
+
 /** Process groups still running, killed if this script is interrupted. */
 const running = new Set();
 
 /**
  * Runs one scenario in its own process group and scores it. `timeoutMs` is the suite's limit for
- * the client; past that plus a margin the whole group is killed and the scenario fails.
+ * the client; past that plus a margin after the client starts, what is left of it is stopped (the
+ * suite then reports the timeout), and 20 s later than the suite's limit, counted from the suite's
+ * start, the whole group is killed and the scenario fails.
  */
 export function runScenario({ name, suite, command, timeoutMs }) {
   const dir = mkdtempSync(join(tmpdir(), 'loupe-conformance-'));
@@ -173,31 +205,26 @@ export function runScenario({ name, suite, command, timeoutMs }) {
   return new Promise((resolve) => {
     const child = spawn(suite.path, args, { cwd: dir, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     running.add(child.pid);
+    const client = clientStopper(child.pid, timeoutMs);
     let output = '';
-    const keep = (chunk) => { output = tail(output + chunk, 20000); };
+    const keep = (chunk) => {
+      output = tail(output + chunk, 20000);
+      client.heard(output);
+    };
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
     let killed = false;
-    // Just after the suite's own timeout: stop the client so the suite can still report its checks.
-    // The suite's timeout kills only the shell it started, then waits for the client's pipes to
-    // close: without this it would hang instead of reporting.
-    let stoppedClient = false;
-    const soft = setTimeout(() => {
-      const members = groupMembers(child.pid) ?? [];
-      stoppedClient = members.length > 0;
-      members.forEach(killQuietly);
-    }, timeoutMs + 2000);
     const hard = setTimeout(() => { killed = true; sweepGroup(child.pid); }, timeoutMs + 20000);
     let finished = false;
     const finish = (spawnError) => {
       // A failed spawn may report both 'error' and 'close'.
       if (finished) return;
       finished = true;
-      clearTimeout(soft);
+      client.cancel();
       clearTimeout(hard);
       running.delete(child.pid);
       const leftRunning = !killed && sweepGroup(child.pid);
-      const result = collect({ name, dir, output, spawnError, killed, leftRunning, stoppedClient, timeoutMs });
+      const result = collect({ name, dir, output, spawnError, killed, leftRunning, stoppedClient: client.stopped, timeoutMs });
       rmSync(dir, { recursive: true, force: true });
       resolve({ ...result, durationMs: Date.now() - started });
     };

@@ -103,10 +103,26 @@ describe('against the installed suite', () => {
     expect(bad.reason).toContain('Version mismatch');
   });
 
-  it('stops a client that hangs, still reports the checks, and leaves no process behind', async () => {
+  /**
+   * The suite on a busy machine: it starts 2 s late (a sleep before its Node), more than the runner's
+   * margin past the suite's timeout, so the client's stop must count from the client's start.
+   */
+  const slowSuite = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loupe-conformance-slow-'));
+    const path = join(dir, 'suite.sh');
+    writeFileSync(path, `#!/bin/sh\nsleep 2\nexec ${shellQuote(suite.path)} "$@"\n`);
+    chmodSync(path, 0o700);
+    return { suite: { ...suite, path }, dir };
+  };
+
+  it.each([
+    ['starting at once', () => ({ suite })],
+    ['starting late', slowSuite],
+  ])('stops a client that hangs after the suite\'s timeout, the suite %s, still reports the checks, and leaves no process behind', async (_, setup) => {
+    const { suite: timed, dir } = setup();
     const marker = `loupe-conformance-hang-${process.pid}`;
     const command = `${shellQuote(node)} -e ${shellQuote(`setTimeout(() => {}, 600000) // ${marker}`)}; true`;
-    const result = await runScenario({ name: 'tools_call', suite, command, timeoutMs: 1500 });
+    const result = await runScenario({ name: 'tools_call', suite: timed, command, timeoutMs: 1500 }).finally(() => dir && rmSync(dir, { recursive: true, force: true }));
     expect(result).toMatchObject({ verdict: 'fail', clientTimedOut: true, stoppedClient: true, failed: 1 });
     const alive = readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
       try {
