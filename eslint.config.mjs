@@ -2,9 +2,49 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-const restrict = (patterns) => ({
-  'no-restricted-imports': ['error', { patterns: patterns.map((group) => ({ group, message: 'Layer rule (docs/architecture.md): this folder may not import that.' })) }],
-});
+const LAYER = 'Layer rule (docs/architecture.md): this folder may not import that.';
+
+/**
+ * The arrows, one row a folder: what a file under `files` may not import. ESLint keeps only the
+ * last `no-restricted-imports` that applies to a file, so every row lists all of its folder's
+ * bans (the bans of the folders it sits in included), and `layers()` turns them into one config
+ * block a row, the deepest folders last.
+ */
+const NODE = ['node:*', 'fs', 'path', 'child_process', 'ws'];
+const UI = ['react', 'react-dom', 'next', 'next/*', '@rjsf/*'];
+const LIB = [...NODE, ...UI, '**/proxy/**', '**/app/**', '**/components/**'];
+const PROXY = ['**/app/**', '**/components/**', 'react', 'react-dom', 'next', 'next/*'];
+// Test helpers are for tests: product code never imports them (and the build never ships them).
+const TESTING = ['**/testing/**'];
+const FACES = ['web', 'cli', 'mock', 'tap', 'gateway'];
+const otherFaces = (face) => FACES.filter((f) => f !== face).map((f) => `**/faces/${f}/**`);
+const BELOW_SESSION = ['**/session/**', '**/engine/**', '**/faces/**', '**/command-line/**', '../cli.ts', '../launch.ts'];
+
+const RULES = [
+  // lib/: isomorphic, under everything; its form library lives in components/tools/rjsf-validator.ts.
+  { files: ['lib/**/*.ts'], ban: LIB },
+  // lib/model: the shapes every side shares, at the very bottom: it imports nothing of Loupe's.
+  { files: ['lib/model/**/*.ts'], ban: [...LIB, '../*', '../**'] },
+  { files: ['proxy/**/*.ts'], ban: [...PROXY, ...TESTING] },
+  // A face speaks to a user or a host; faces never import each other (their options come from command-line/).
+  ...FACES.map((face) => ({ files: [`proxy/faces/${face}/**/*.ts`], ban: [...PROXY, ...TESTING, ...otherFaces(face)] })),
+  // The engine holds sessions for every face and knows none of them.
+  { files: ['proxy/engine/**/*.ts'], ban: [...PROXY, ...TESTING, '**/faces/**', '**/command-line/**'] },
+  // A session knows its connection, not who holds it.
+  { files: ['proxy/session/**/*.ts'], ban: [...PROXY, ...TESTING, '**/engine/**', '**/faces/**', '**/command-line/**'] },
+  // The pipeline and the upstreams move frames; they know no session, engine or face.
+  { files: ['proxy/pipeline/**/*.ts', 'proxy/upstream/**/*.ts', 'proxy/system/**/*.ts', 'proxy/listen/**/*.ts'], ban: [...PROXY, ...TESTING, ...BELOW_SESSION] },
+  { files: ['components/**/*.ts', 'components/**/*.tsx'], ban: ['**/proxy/**', '**/app/**', 'ws', 'node:*'] },
+  { files: ['app/**/*.ts', 'app/**/*.tsx'], ban: ['**/proxy/**', 'ws', 'node:*'] },
+];
+
+function layers(rows) {
+  return rows.map(({ files, ban }) => ({
+    files,
+    ignores: ['**/*.test.ts', '**/*.test.tsx'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ban, message: LAYER }] }] },
+  }));
+}
 
 export default tseslint.config(
   { ignores: ['node_modules/**', '.next/**', 'out/**', 'dist/**', 'test-results/**', 'playwright-report/**', 'next-env.d.ts', '**/*.mjs', '**/*.js', 'e2e/fixtures/**/*.cjs'] },
@@ -18,12 +58,5 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
-  {
-    files: ['lib/**/*.ts'],
-    // No form library either (issue 9): rjsf's validator lives in components/tools/rjsf-validator.ts.
-    rules: restrict([['node:*', 'fs', 'path', 'child_process', 'react', 'react-dom', '@rjsf/*', 'next', 'next/*', '**/proxy/**', '**/app/**', '**/components/**', 'ws']]),
-  },
-  { files: ['proxy/**/*.ts'], rules: restrict([['**/app/**', '**/components/**', 'react', 'react-dom', 'next', 'next/*']]) },
-  { files: ['components/**/*.ts', 'components/**/*.tsx'], rules: restrict([['**/proxy/**', '**/app/**', 'ws', 'node:*']]) },
-  { files: ['app/**/*.ts', 'app/**/*.tsx'], rules: restrict([['**/proxy/**', 'ws', 'node:*']]) },
+  ...layers(RULES),
 );

@@ -35,7 +35,7 @@ const build = (half, options = {}) => {
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'loupe-build-'));
   write('proxy/cli.ts', 'console.log(1);\n');
-  write('lib/wire.ts', 'export const a = 1;\n');
+  write('lib/wire/wire.ts', 'export const a = 1;\n');
   write('tsconfig.proxy.json', '{}\n');
   write('package-lock.json', '{}\n');
 });
@@ -44,13 +44,13 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 describe('fingerprint', () => {
   it('depends on content and paths, not on mtimes or the order files were written', () => {
     const first = inputState(root, HALVES.proxy).hash;
-    utimesSync(join(root, 'lib/wire.ts'), new Date(0), new Date(0));
+    utimesSync(join(root, 'lib/wire/wire.ts'), new Date(0), new Date(0));
     expect(inputState(root, HALVES.proxy).hash).toBe(first);
-    write('lib/wire.ts', 'export const a = 2;\n');
+    write('lib/wire/wire.ts', 'export const a = 2;\n');
     expect(inputState(root, HALVES.proxy).hash).not.toBe(first);
-    write('lib/wire.ts', 'export const a = 1;\n');
+    write('lib/wire/wire.ts', 'export const a = 1;\n');
     expect(inputState(root, HALVES.proxy).hash).toBe(first);
-    rmSync(join(root, 'lib/wire.ts'));
+    rmSync(join(root, 'lib/wire/wire.ts'));
     write('lib/moved.ts', 'export const a = 1;\n');
     expect(inputState(root, HALVES.proxy).hash).not.toBe(first);
   });
@@ -99,7 +99,7 @@ describe('ensureBuilt', () => {
     let exit = 0;
     const half = fakeProxy(() => exit);
     await build(half);
-    write('lib/wire.ts', 'broken');
+    write('lib/wire/wire.ts', 'broken');
     exit = 2;
     const failed = await build(half);
     expect(failed.code).toBe(2);

@@ -5,7 +5,7 @@
  *     exit, against a minimal script doing the same with the bare SDK (Client + StdioClientTransport,
  *     list, print, close), RUNS of each alternating after a discarded warm-up. Target ≤ 1.2×.
  *  2. echo round trip through the engine without the WebSocket: a session of Loupe's engine in this
- *     process (dist/proxy/face-session.js, the same Session the UI drives) against a bare SDK Client,
+ *     process (dist/proxy/faces/cli/face-session.js, the same Session the UI drives) against a bare SDK Client,
  *     interleaved blocks of sequential `tools/call echo`. For context (no target in the issue).
  *
  * Usage: node bench/cli.mjs [--runs N] [--blocks N] [--calls N]
@@ -84,7 +84,7 @@ async function oneShot() {
 
 
 async function engineEcho() {
-  const { openFaceSession } = await import(pathToFileURL(path.join(ROOT, 'dist/proxy/face-session.js')).href);
+  const { openFaceSession } = await import(pathToFileURL(path.join(ROOT, 'dist/proxy/faces/cli/face-session.js')).href);
   const { command, args } = serverEverything();
   const opened = await openFaceSession({ kind: 'stdio', command, args, env: {} });
   if (!opened.ok) throw new Error(`engine session failed: ${opened.error.message}`);

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Idle resident memory (VmRSS of the process and of the `/bin/sh` watchdogs Loupe starts beside its
- * stdio servers (proxy/watchdog.ts); not the MCP server itself, on either side) with one stdio session to
+ * stdio servers (proxy/system/watchdog.ts); not the MCP server itself, on either side) with one stdio session to
  * server-everything:
  *   Loupe:    `node dist/proxy/cli.js --no-open --port 0` (its default target), as in normal use: the
  *             page's files fetched once (when out/ is built) and one WebSocket client attached as the

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * What checking every frame against the spec schema (issue 14, proxy/spec-validator.ts) costs the
+ * What checking every frame against the spec schema (issue 14, proxy/pipeline/spec-validator.ts) costs the
  * relay: an A/B of two Loupe builds in one run, one with the validator (`--with`, default this
  * checkout's dist/) and one without (`--without`: a build of the commit before it, e.g.
  * `git worktree add /tmp/loupe-before HEAD~1`, then `npm ci && node .ci/build.mjs` there):

@@ -223,7 +223,7 @@ test.describe('protocol generation', () => {
     await history.search().fill('"mcp-method":"tools/list","mcp-name":"echo"');
     const post = history.row(/POST .*\/mcp → 200/);
     await expect(post).toHaveCount(1);
-    // Marked on that exchange (lib/trace-violations.ts names the check), and among the violations.
+    // Marked on that exchange (lib/trace/violations.ts names the check), and among the violations.
     await expect(post).toContainText('⚠ HTTP headers do not match the body');
     await history.violationsOnly().check();
     await expect(post).toHaveCount(1);

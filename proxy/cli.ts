@@ -7,15 +7,15 @@
  * process it started and exits 0.
  */
 import { readFileSync } from 'node:fs';
-import { describeConfig } from '../lib/server-config.ts';
-import { parseCliArgs, resolveTarget, USAGE, type CliOptions, type ResolvedTarget } from './cli-args.ts';
+import { describeConfig } from '../lib/config/server-config.ts';
+import { parseCliArgs, resolveTarget, USAGE, type CliOptions, type ResolvedTarget } from './command-line/options.ts';
 import { defaultServer } from './default-server.ts';
-import { modeOf } from './cli-headless.ts';
-import { oauthOptionsOf } from './cli-oauth.ts';
+import { modeOf } from './command-line/headless.ts';
+import { oauthOptionsOf } from './command-line/oauth.ts';
 import type { RunningLoupe } from './launch.ts';
 import { VERSION } from './version.ts';
-import type { Rule } from '../lib/rules-types.ts';
-import { writeRuntimeState } from './runtime-state.ts';
+import type { Rule } from '../lib/model/rules.ts';
+import { writeRuntimeState } from './system/runtime-state.ts';
 
 function exitWith(message: string, code = 2): never {
   process.stderr.write(`mcp-loupe: ${message}\n`);
@@ -35,7 +35,7 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   // The workspace parser (and zod with it) only when there is a file: a launch without one listens ~50 ms sooner.
-  const parseWorkspace = options.config !== undefined ? (await import('../lib/workspace.ts')).parseWorkspace : undefined;
+  const parseWorkspace = options.config !== undefined ? (await import('../lib/workspace/workspace.ts')).parseWorkspace : undefined;
   const mode = modeOf(options.headless);
   // --mock starts no server: it has no target to resolve.
   const target = mode === 'mock' ? undefined : resolveTarget(options, { readFile: (path) => readFileSync(path, 'utf8'), defaultServer, parseWorkspace });
@@ -46,13 +46,13 @@ async function main(argv: string[]): Promise<void> {
   options.relay.loaded = rules;
   if (options.relay.tap) {
     // The tap never loads the page's server, ws's server side, or the SDK Client (tap.ts).
-    const { runTap } = await import('./tap.ts');
+    const { runTap } = await import('./faces/tap/tap.ts');
     process.exitCode = await runTap(options, target!.value);
     return;
   }
   if (mode !== undefined) {
     // The modes without a browser never load the HTTP server, the static files or ws (cli-run.ts).
-    const { runHeadless } = await import('./cli-run.ts');
+    const { runHeadless } = await import('./faces/cli/run.ts');
     // runHeadless returns once its output is written and its servers are stopped.
     await exitWhenWritten(await runHeadless(options, target?.value));
   }
@@ -79,7 +79,7 @@ function flushed(stream: NodeJS.WriteStream): Promise<void> {
 }
 
 async function readRulesOrExit(file: string): Promise<{ rules: Rule[]; source: string }> {
-  const { readRulesFile } = await import('../lib/rules-file.ts');
+  const { readRulesFile } = await import('../lib/rules/file.ts');
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -94,9 +94,9 @@ async function readRulesOrExit(file: string): Promise<{ rules: Rule[]; source: s
 async function runUi(options: CliOptions, target: ResolvedTarget): Promise<void> {
   const [{ launch }, { openBrowser }, { isLoopbackAddress }, { gatewayLines, noAuthWarning }] = await Promise.all([
     import('./launch.ts'),
-    import('./open-browser.ts'),
-    import('./security.ts'),
-    import('./gateway-hints.ts'),
+    import('./faces/web/open-browser.ts'),
+    import('./listen/security.ts'),
+    import('./listen/client-lines.ts'),
   ]);
 
   // Signals are handled from the start: a Ctrl-C while the SDK is still loading must stop the

@@ -4,7 +4,7 @@
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { ServerConfig } from '../lib/server-config-types.ts';
+import type { ServerConfig } from '../lib/model/server-config.ts';
 
 const PACKAGE = '@modelcontextprotocol/server-everything';
 

@@ -7,11 +7,11 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ServerConfig } from '../lib/server-config-types.ts';
-import type { FrameEvent } from '../lib/wire.ts';
+import type { ServerConfig } from '../lib/model/server-config.ts';
+import type { FrameEvent } from '../lib/wire/wire.ts';
 import { defaultServer } from './default-server.ts';
-import { WireTestClient } from './test-client.ts';
-import { LoupeHarness } from './test-harness.ts';
+import { WireTestClient } from './testing/client.ts';
+import { LoupeHarness } from './testing/harness.ts';
 
 const harness = new LoupeHarness();
 afterEach(() => harness.closeAll());

@@ -4,14 +4,14 @@
  */
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import type { ServerConfig } from '../lib/server-config-types.ts';
-import type { Workspace } from '../lib/workspace.ts';
-import type { Hub } from './hub.ts';
-import type { OAuthOptions } from './oauth-provider.ts';
-import { newToken } from './security.ts';
-import { createLoupeServer } from './server.ts';
-import type { Rule } from '../lib/rules-types.ts';
-import type { GatewayOptions, RunningGateway } from './gateway.ts';
+import type { ServerConfig } from '../lib/model/server-config.ts';
+import type { Workspace } from '../lib/workspace/workspace.ts';
+import type { Hub } from './faces/web/hub.ts';
+import type { OAuthOptions } from './oauth/provider.ts';
+import { newToken } from './listen/security.ts';
+import { createLoupeServer } from './faces/web/server.ts';
+import type { Rule } from '../lib/model/rules.ts';
+import type { GatewayOptions, RunningGateway } from './faces/gateway/gateway.ts';
 
 export { VERSION } from './version.ts';
 import { VERSION } from './version.ts';
@@ -115,7 +115,7 @@ async function listenNear(server: import('node:http').Server, port: number | und
 export async function launch(options: LaunchOptions = {}): Promise<RunningLoupe> {
   const token = options.token ?? newToken();
   const host = options.host ?? '127.0.0.1';
-  const hubPromise = Promise.all([import('./hub.ts'), import('./trace-recorder.ts')]).then(
+  const hubPromise = Promise.all([import('./faces/web/hub.ts'), import('./pipeline/trace-recorder.ts')]).then(
     ([{ Hub }, { DEFAULT_TRACE_LIMITS }]) =>
       new Hub({ ...DEFAULT_TRACE_LIMITS, maxEvents: options.traceLimit ?? DEFAULT_TRACE_LIMITS.maxEvents }, {
           connectTimeoutMs: options.connectTimeoutMs,
@@ -142,7 +142,7 @@ export async function launch(options: LaunchOptions = {}): Promise<RunningLoupe>
     hub.openWorkspace(workspace, file, start);
   } else if (options.config && options.gateway) {
     // The gateway's sessions appear as clients connect; Loupe opens none of its own.
-    const { startGateway } = await import('./gateway.ts');
+    const { startGateway } = await import('./faces/gateway/gateway.ts');
     gateway = await startGateway(hub.engine, { ...options.gateway, config: options.config });
     options.onGateway?.({ url: gateway.url, token: gateway.token });
   } else if (options.config) {

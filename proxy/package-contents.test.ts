@@ -1,5 +1,5 @@
 /**
- * Test helpers (proxy/test-*.ts: stand-in sockets, fixtures' launchers, harnesses) stay out of what
+ * Test helpers (proxy/testing/: stand-in sockets, fixtures' launchers, harnesses) stay out of what
  * users install (issue 21, item 9): tsconfig.proxy.json compiles none, the built dist/ holds none
  * and nothing in it imports one, and `npm pack` lists none. Runs on the build `npm test` makes first.
  */
@@ -10,7 +10,8 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const HELPER = /(^|\/)test-[^/]*$/;
+/** A test helper: anything under a `testing/` folder (and the older `test-*.ts` names, should one come back). */
+const HELPER = /(^|\/)(testing\/|test-[^/]*$)/;
 const TEST = /\.test\.[cm]?[jt]s$/;
 
 function filesUnder(dir: string): string[] {

@@ -1,7 +1,7 @@
 'use client';
 /**
  * The aggregated tools of `All servers` (issue 9): every connected server's tools as
- * `server__tool` (lib/config-export.ts namespaceTools), searchable across servers; selecting one
+ * `server__tool` (lib/config/export.ts namespaceTools), searchable across servers; selecting one
  * shows that server's tool form, and Run tool runs it on that server (its model's call store,
  * so the call and its frames are that server's, as if run from its own Tools tab).
  */
@@ -10,9 +10,9 @@ import { AllToolsList, type AllToolsEntry } from '@/components/tools/all-tools-l
 import { ResultView } from '@/components/results/view.tsx';
 import { ToolForm } from '@/components/tools/form.tsx';
 import { Note, Panel } from '@/components/ui/ui.tsx';
-import { namespaceTools } from '../../lib/config-export.ts';
-import type { ToolEntry } from '../../lib/tool-schema.ts';
-import type { SessionInfo } from '../../lib/wire.ts';
+import { namespaceTools } from '../../lib/config/export.ts';
+import type { ToolEntry } from '../../lib/schema/tool-schema.ts';
+import type { SessionInfo } from '../../lib/wire/wire.ts';
 import { serverKey } from '../_stores/args-store.ts';
 import type { ListState } from '../_stores/list-store.ts';
 import type { LoupeServices } from '../_session/loupe-services.ts';

@@ -4,8 +4,8 @@ import type { ReactNode } from 'react';
 import { ConnectionPanel } from '@/components/connection/panel.tsx';
 import type { Secrets } from '@/components/connection/form.tsx';
 import { ServerPanel } from '@/components/connection/server-info.tsx';
-import { DEFAULT_PROTOCOL } from '../../lib/server-config-types.ts';
-import type { SessionInfo } from '../../lib/wire.ts';
+import { DEFAULT_PROTOCOL } from '../../lib/model/server-config.ts';
+import type { SessionInfo } from '../../lib/wire/wire.ts';
 import { ClientContainer } from './roots.tsx';
 import { useClientSettings, useLoupeSelector, useServices } from '../_hooks/use-loupe.ts';
 

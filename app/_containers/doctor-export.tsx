@@ -2,14 +2,14 @@
 /**
  * Export tool definitions (issue 14, point 5), wired to the tool lists the page already holds:
  * one server's tools in its Doctor tab, and every connected server's in the All servers view
- * (names `server__tool`). The conversion and cleaning are lib/export-tools.ts, the same as
+ * (names `server__tool`). The conversion and cleaning are lib/doctor/export-tools.ts, the same as
  * `mcp-loupe --export-tools`; the chosen format is the tab's (doctor-store.ts).
  */
 import { useMemo, type ReactNode } from 'react';
 import { ToolExport } from '@/components/doctor/export.tsx';
 import { fileNameFor } from '@/components/ui/download.ts';
-import { exportTools, type ExportFormat } from '../../lib/export-tools.ts';
-import type { ToolEntry } from '../../lib/tool-schema.ts';
+import { exportTools, type ExportFormat } from '../../lib/doctor/export-tools.ts';
+import type { ToolEntry } from '../../lib/schema/tool-schema.ts';
 import type { ListState } from '../_stores/list-store.ts';
 import { serverName } from './servers.tsx';
 import { useToolLists } from '../_hooks/use-tool-lists.ts';

@@ -7,8 +7,8 @@
  */
 import { useMemo, useRef, type ReactNode } from 'react';
 import { DoctorReportView } from '@/components/doctor/report.tsx';
-import { reportMarkdown } from '../../lib/doctor-report.ts';
-import { countFindings, type Finding } from '../../lib/doctor-types.ts';
+import { reportMarkdown } from '../../lib/doctor/report.ts';
+import { countFindings, type Finding } from '../../lib/model/doctor.ts';
 import { DoctorExportContainer } from './doctor-export.tsx';
 import { filterFindings, groupFindings, liveFrameFindings, mergeFindings, summaryText } from '../_stores/doctor-findings.ts';
 import { useServices, useSession, useSessionInfo, useTrace } from '../_hooks/use-loupe.ts';

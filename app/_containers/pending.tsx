@@ -4,11 +4,11 @@ import { useCallback, useMemo, useRef, useSyncExternalStore, type ReactNode } fr
 import { PendingPanel, type PendingItem, type RecentItem } from '@/components/pending/panel.tsx';
 import type { SamplingAskView } from '@/components/pending/sampling-ask.tsx';
 import type { Tone } from '@/components/ui/ui.tsx';
-import { parseElicitation } from '../../lib/elicitation.ts';
-import { parseSampling } from '../../lib/sampling.ts';
-import { completedElicitations, describeFinish, requestKind, type FinishedRequest } from '../../lib/server-requests.ts';
-import { callTarget, findCallRequest, viaSentence } from '../../lib/trace-rounds.ts';
-import type { ServerRequest, SessionInfo } from '../../lib/wire.ts';
+import { parseElicitation } from '../../lib/client/elicitation.ts';
+import { parseSampling } from '../../lib/client/sampling.ts';
+import { completedElicitations, describeFinish, requestKind, type FinishedRequest } from '../../lib/client/server-requests.ts';
+import { callTarget, findCallRequest, viaSentence } from '../../lib/trace/rounds.ts';
+import type { ServerRequest, SessionInfo } from '../../lib/wire/wire.ts';
 import { revealInHistory, seqOf } from './playground.tsx';
 import { askSetup, type AskState } from '../_stores/sampling-model-store.ts';
 import { requestKey } from '../_stores/server-request-store.ts';

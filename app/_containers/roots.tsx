@@ -9,7 +9,7 @@ import type { ReactNode } from 'react';
 import { DeclaredCapabilities } from '@/components/connection/client-capabilities.tsx';
 import { RootsEditor } from '@/components/connection/roots-editor.tsx';
 import { Panel } from '@/components/ui/ui.tsx';
-import type { Root, SessionInfo } from '../../lib/wire.ts';
+import type { Root, SessionInfo } from '../../lib/wire/wire.ts';
 import { useClientSettings, useServices } from '../_hooks/use-loupe.ts';
 
 function rootsNote(session: SessionInfo | undefined): string {

@@ -6,7 +6,7 @@
  */
 import type { ReactNode } from 'react';
 import { SavedCalls, type SavedCallView } from '@/components/tools/saved-calls.tsx';
-import type { SavedCall } from '../../lib/workspace.ts';
+import type { SavedCall } from '../../lib/workspace/workspace.ts';
 import { changed, savedCallsOf } from '../_stores/saved-calls-store.ts';
 import { useLoupeSelector, useServices, useSession, useSessionInfo } from '../_hooks/use-loupe.ts';
 import { useStore } from '../_hooks/use-store.ts';

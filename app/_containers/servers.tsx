@@ -8,7 +8,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { InputsForm } from '@/components/servers/inputs-form.tsx';
 import { ServerEditor } from '@/components/servers/editor.tsx';
 import { ServersPanel, type ServerEntry } from '@/components/servers/panel.tsx';
-import type { SessionInfo } from '../../lib/wire.ts';
+import type { SessionInfo } from '../../lib/wire/wire.ts';
 import { ALL_SERVERS } from '../_session/loupe-services.ts';
 import { newRequestId } from '../_wire/request-outcome.ts';
 import { useClientSettings, useLoupeSelector, useSelectedServer, useServices } from '../_hooks/use-loupe.ts';

@@ -2,7 +2,7 @@
 /** The Tasks tab: the current session's tasks, listed once when the tab opens. */
 import { useEffect, useSyncExternalStore, type ReactNode } from 'react';
 import { TasksView, type TaskRow } from '@/components/tasks/view.tsx';
-import { isTerminal, serverTaskFeature } from '../../lib/tasks.ts';
+import { isTerminal, serverTaskFeature } from '../../lib/client/tasks.ts';
 import { useSession, useSessionInfo, useTasks } from '../_hooks/use-loupe.ts';
 
 export function TasksContainer(): ReactNode {

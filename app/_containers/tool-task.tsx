@@ -9,8 +9,8 @@
  */
 import type { ReactNode } from 'react';
 import { RetryAsTask, ServerDecidesTasks, TaskRun, TaskSwitch } from '@/components/tasks/task-run.tsx';
-import { serverRunsToolTasks, taskSupportOf } from '../../lib/tasks.ts';
-import type { ToolEntry } from '../../lib/tool-schema.ts';
+import { serverRunsToolTasks, taskSupportOf } from '../../lib/client/tasks.ts';
+import type { ToolEntry } from '../../lib/schema/tool-schema.ts';
 import type { ToolCall } from '../_stores/call-store.ts';
 import { followTaskCall } from '../_stores/tasks-store.ts';
 import type { RequestOutcome } from '../_wire/request-outcome.ts';

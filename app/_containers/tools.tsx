@@ -10,7 +10,7 @@ import { ToolCalls } from '@/components/tools/calls.tsx';
 import { ToolForm } from '@/components/tools/form.tsx';
 import { ToolList } from '@/components/tools/list.tsx';
 import { Note, Panel } from '@/components/ui/ui.tsx';
-import type { ToolEntry } from '../../lib/tool-schema.ts';
+import type { ToolEntry } from '../../lib/schema/tool-schema.ts';
 import { serverKey } from '../_stores/args-store.ts';
 import type { ToolCall } from '../_stores/call-store.ts';
 import type { ToolSelection as Selection } from '../_session/model.ts';

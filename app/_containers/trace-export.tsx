@@ -3,9 +3,9 @@
 import { useState, type ReactNode } from 'react';
 import { downloadData } from '@/components/ui/download.ts';
 import { TraceExportForm } from '@/components/history/trace-export-form.tsx';
-import { unfold } from '../../lib/trace-filter.ts';
-import { defaultSecretChoice, exportTrace, type SecretChoice } from '../../lib/trace-jsonl.ts';
-import type { ServerConfig } from '../../lib/server-config-types.ts';
+import { unfold } from '../../lib/trace/filter.ts';
+import { defaultSecretChoice, exportTrace, type SecretChoice } from '../../lib/trace/jsonl.ts';
+import type { ServerConfig } from '../../lib/model/server-config.ts';
 import type { TraceView } from '../_stores/trace-store.ts';
 
 const NO_CONFIG: ServerConfig = { kind: 'stdio', command: '?', args: [], env: {} };

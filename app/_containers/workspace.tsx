@@ -9,8 +9,8 @@ import { ExportServer } from '@/components/servers/export-server.tsx';
 import { ImportServers, type LocationsState } from '@/components/servers/import-servers.tsx';
 import { buttonClass } from '@/components/ui/ui.tsx';
 import { WorkspaceSave, type SaveState } from '@/components/servers/workspace-save.tsx';
-import type { SessionInfo } from '../../lib/wire.ts';
-import type { WorkspaceServer } from '../../lib/workspace.ts';
+import type { SessionInfo } from '../../lib/wire/wire.ts';
+import type { WorkspaceServer } from '../../lib/workspace/workspace.ts';
 import { useClientSettings, useLoupeSelector, useServices } from '../_hooks/use-loupe.ts';
 import { importServers, listConfigLocations, saveWorkspace } from '../_stores/workspace-requests.ts';
 

@@ -1,7 +1,7 @@
 'use client';
 import { createContext, useContext, useSyncExternalStore } from 'react';
-import type { ToolEntry } from '../../lib/tool-schema.ts';
-import type { SessionInfo } from '../../lib/wire.ts';
+import type { ToolEntry } from '../../lib/schema/tool-schema.ts';
+import type { SessionInfo } from '../../lib/wire/wire.ts';
 import type { CallState } from '../_stores/call-store.ts';
 import type { ClientSettings } from '../_stores/client-settings-store.ts';
 import type { PromptEntry, ResourceEntry, TemplateEntry } from '../_stores/list-specs.ts';

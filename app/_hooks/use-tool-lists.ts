@@ -1,7 +1,7 @@
 'use client';
 /** Every session model's tool list at once, for the views that span servers (All servers' tools, the workspace export). */
 import { useCallback, useRef, useSyncExternalStore } from 'react';
-import type { ToolEntry } from '../../lib/tool-schema.ts';
+import type { ToolEntry } from '../../lib/schema/tool-schema.ts';
 import type { ListState } from '../_stores/list-store.ts';
 import type { SessionModel } from '../_session/model.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SessionInfo, TraceEvent } from '../../lib/wire.ts';
+import type { SessionInfo, TraceEvent } from '../../lib/wire/wire.ts';
 import { applyMessage, defaultSession, initialState, recordInvalid } from './loupe-state.ts';
 import { EventLog } from '../_wire/session-port.ts';
 import { testSession } from '../_wire/port-fixture.ts';

@@ -5,7 +5,7 @@
  * (nav-store.ts), not state of the proxy (issue 9).
  * Pure functions over an immutable state, so the store is a thin shell and this is testable.
  */
-import type { LoupeError, ServerMessage, SessionInfo, TraceStats, WorkspaceState } from '../../lib/wire.ts';
+import type { LoupeError, ServerMessage, SessionInfo, TraceStats, WorkspaceState } from '../../lib/wire/wire.ts';
 
 /** Invalid envelopes and proxy errors kept for display. */
 const NOTE_CAP = 20;

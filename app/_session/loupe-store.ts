@@ -4,8 +4,8 @@
  * model (session-model.ts) talks to its server. Lives outside React; components read it through
  * useSyncExternalStore (use-store.ts).
  */
-import type { ServerConfig } from '../../lib/server-config-types.ts';
-import type { AddServerMessage, ClientCapabilityChoice, ClientMessage, ResponseMessage, Root, ServerMessage, TraceEvent, UpdateServerMessage } from '../../lib/wire.ts';
+import type { ServerConfig } from '../../lib/model/server-config.ts';
+import type { AddServerMessage, ClientCapabilityChoice, ClientMessage, ResponseMessage, Root, ServerMessage, TraceEvent, UpdateServerMessage } from '../../lib/wire/wire.ts';
 import { EventBatcher } from '../_wire/event-batcher.ts';
 import { applyMessage, initialState, recordInvalid, type LoupeState, type SocketState } from './loupe-state.ts';
 import { localFailure, newRequestId, rawText, type RequestOptions, type RequestOutcome } from '../_wire/request-outcome.ts';

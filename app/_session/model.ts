@@ -4,7 +4,7 @@
  * must keep. Every store talks to its server through the one SessionPort; none knows which
  * server the page shows.
  */
-import type { ToolEntry } from '../../lib/tool-schema.ts';
+import type { ToolEntry } from '../../lib/schema/tool-schema.ts';
 import { CallStore } from '../_stores/call-store.ts';
 import { CompletionStore } from '../_stores/completion-store.ts';
 import { PROMPTS, RESOURCE_TEMPLATES, RESOURCES, TOOLS, type PromptEntry, type ResourceEntry, type TemplateEntry } from '../_stores/list-specs.ts';

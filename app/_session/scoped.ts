@@ -1,5 +1,5 @@
 /** The identity of a session's current connection: per-connection state resets when it changes. */
-import type { SessionInfo } from '../../lib/wire.ts';
+import type { SessionInfo } from '../../lib/wire/wire.ts';
 import type { SessionPort } from '../_wire/session-port.ts';
 
 export function connectionKey(session: SessionInfo | undefined): string | undefined {

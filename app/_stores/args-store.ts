@@ -3,7 +3,7 @@
  * reload. A server is known by its name (from `initialize`) and its launch target, so two servers
  * with tools of the same name do not share arguments.
  */
-import type { SessionInfo } from '../../lib/wire.ts';
+import type { SessionInfo } from '../../lib/wire/wire.ts';
 
 const STORAGE_KEY = 'mcp-loupe.tool-args.v1';
 /** Arguments larger than this (as JSON) are not remembered. */

@@ -6,8 +6,8 @@
  * after that reaches the trace only: it is noted on the call, never shown as its result.
  * Spec: basic/utilities/progress, basic/utilities/cancellation.
  */
-import { frameParamsObject } from '../../lib/frame-message.ts';
-import type { ProgressMessage, TraceEvent } from '../../lib/wire.ts';
+import { frameParamsObject } from '../../lib/trace/frame-message.ts';
+import type { ProgressMessage, TraceEvent } from '../../lib/wire/wire.ts';
 import { newRequestId, type RequestOptions, type RequestOutcome } from '../_wire/request-outcome.ts';
 import type { SessionPort } from '../_wire/session-port.ts';
 

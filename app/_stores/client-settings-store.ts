@@ -3,9 +3,9 @@
  * what to declare on the next connect, how long a server request may wait, saved sampling replies,
  * and roots for a connection that has no session yet.
  */
-import { DEFAULT_CHOICE, readChoice } from '../../lib/client-capabilities.ts';
-import { parsePresets, savePreset, type SamplingDraft, type SamplingPreset } from '../../lib/sampling.ts';
-import type { ClientCapabilityChoice, Root } from '../../lib/wire.ts';
+import { DEFAULT_CHOICE, readChoice } from '../../lib/client/capabilities.ts';
+import { parsePresets, savePreset, type SamplingDraft, type SamplingPreset } from '../../lib/client/sampling.ts';
+import type { ClientCapabilityChoice, Root } from '../../lib/wire/wire.ts';
 
 export interface ClientSettings {
   choice: ClientCapabilityChoice;

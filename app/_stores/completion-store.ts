@@ -3,8 +3,8 @@
  * the user types (debounced; an answer to an older value is dropped). Only asked when the server
  * declared the `completions` capability.
  */
-import { completionParams, readCompletions, type CompletionRef, type Completions } from '../../lib/completion.ts';
-import { describeFailure } from '../../lib/outcome-text.ts';
+import { completionParams, readCompletions, type CompletionRef, type Completions } from '../../lib/client/completion.ts';
+import { describeFailure } from '../../lib/client/outcome-text.ts';
 import type { SessionPort } from '../_wire/session-port.ts';
 import { currentConnection } from '../_session/scoped.ts';
 

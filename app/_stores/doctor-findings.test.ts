@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Finding } from '../../lib/doctor-types.ts';
-import type { HistoryRow } from '../../lib/trace.ts';
-import type { Violation } from '../../lib/trace-violations.ts';
+import type { Finding } from '../../lib/model/doctor.ts';
+import type { HistoryRow } from '../../lib/trace/trace.ts';
+import type { Violation } from '../../lib/trace/violations.ts';
 import { filterFindings, groupFindings, liveFrameFindings, mergeFindings, SPEC_SCHEMA, summaryText } from './doctor-findings.ts';
 
 const source = { label: 'Tools', url: 'https://modelcontextprotocol.io/specification/2025-11-25/server/tools' };

@@ -5,10 +5,10 @@
  * grouped by the thing they are about, filtered by severity, and counted. Pure functions: the
  * container memoises them over the report and the trace's version.
  */
-import type { Finding, FindingSubject, Severity } from '../../lib/doctor-types.ts';
-import { summaryLine } from '../../lib/doctor-report.ts';
-import type { HistoryRow } from '../../lib/trace.ts';
-import { specLabel } from '../../lib/trace-violations.ts';
+import type { Finding, FindingSubject, Severity } from '../../lib/model/doctor.ts';
+import { summaryLine } from '../../lib/doctor/report.ts';
+import type { HistoryRow } from '../../lib/trace/trace.ts';
+import { specLabel } from '../../lib/trace/violations.ts';
 import type { FindingGroup } from '@/components/doctor/report.tsx';
 
 /** The trace index's code for a frame that does not match the negotiated version's schema. */
@@ -26,7 +26,7 @@ export function liveFrameFindings(rows: readonly HistoryRow[], violationRows: nu
     // Loupe's own frames (a hand-written one from the composer) are not the server's to fix.
     if (!row.violations || row.dir === 'out') continue;
     for (const violation of row.violations) {
-      // A string comparison: the code joins ViolationCode with the spec validation (lib/trace-violations.ts).
+      // A string comparison: the code joins ViolationCode with the spec validation (lib/trace/violations.ts).
       if ((violation.code as string) !== SPEC_SCHEMA) continue;
       const url = violation.spec ?? SCHEMA_PAGE;
       // A response names its method through the request it answers.
@@ -104,7 +104,7 @@ export function groupFindings(findings: readonly Finding[]): FindingGroup[] {
     });
 }
 
-/** `2 errors · 5 warnings · 3 info`, in the words of the CLI's report (lib/doctor-report.ts). */
+/** `2 errors · 5 warnings · 3 info`, in the words of the CLI's report (lib/doctor/report.ts). */
 export function summaryText(counts: Readonly<Record<Severity, number>>): string {
   return summaryLine({ server: { name: '' }, findings: [], counts: { ...counts } });
 }

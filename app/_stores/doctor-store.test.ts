@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { DoctorReport } from '../../lib/doctor-types.ts';
+import type { DoctorReport } from '../../lib/model/doctor.ts';
 import { DOCTOR_GIVE_UP_MS, DoctorStore } from './doctor-store.ts';
 import { MessageHostFixture } from '../_wire/message-host-fixture.ts';
 

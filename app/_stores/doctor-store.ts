@@ -1,14 +1,14 @@
 /**
  * The Doctor tab's store (issue 14): the last report of every session, the run in flight, and the
  * tab's choices (which severities are shown, the export format). The proxy does the examining
- * (`run-doctor` → `doctor-report`, lib/wire-doctor.ts), fetching every list afresh and running the
+ * (`run-doctor` → `doctor-report`, lib/wire/doctor.ts), fetching every list afresh and running the
  * same rules as `mcp-loupe --doctor`; this store only keeps the answer. It lives at the tab level,
  * not in the session model, so that a report outlives leaving the Doctor tab, and because the
  * answer arrives as its own envelope, not as a response to an MCP request.
  */
-import type { DoctorReport, Severity } from '../../lib/doctor-types.ts';
-import type { ExportFormat } from '../../lib/export-tools.ts';
-import type { ServerMessage } from '../../lib/wire.ts';
+import type { DoctorReport, Severity } from '../../lib/model/doctor.ts';
+import type { ExportFormat } from '../../lib/doctor/export-tools.ts';
+import type { ServerMessage } from '../../lib/wire/wire.ts';
 import type { MessageHost } from '../_wire/message-host.ts';
 import { newRequestId } from '../_wire/request-outcome.ts';
 

@@ -3,7 +3,7 @@
  * `subscribe` / `getSnapshot` pair React's useSyncExternalStore reads, and the listener on the
  * host, dropped by `dispose`. The Intercept, Playground and sampling-by-model stores share it.
  */
-import type { ServerMessage } from '../../lib/wire.ts';
+import type { ServerMessage } from '../../lib/wire/wire.ts';
 import type { MessageHost } from '../_wire/message-host.ts';
 
 export abstract class HostStore<S> {

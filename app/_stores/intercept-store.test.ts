@@ -5,7 +5,7 @@
  * decision that comes too late is said in words.
  */
 import { describe, expect, it } from 'vitest';
-import type { HeldFrame, Rule } from '../../lib/rules-types.ts';
+import type { HeldFrame, Rule } from '../../lib/model/rules.ts';
 import { InterceptStore, proposedResponse } from './intercept-store.ts';
 import { MessageHostFixture } from '../_wire/message-host-fixture.ts';
 

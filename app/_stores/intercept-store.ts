@@ -1,15 +1,15 @@
 /**
  * The Intercept tab's store (issue 13): the interception rules in force and the frames held now,
  * for every session of the proxy (Loupe's own, tapped and gateway ones), as the proxy last said
- * (`snapshot`, `rules`, `hold`, `hold-done`; lib/wire-intercept.ts). The proxy is the source of
+ * (`snapshot`, `rules`, `hold`, `hold-done`; lib/wire/intercept.ts). The proxy is the source of
  * truth: an edit sends the whole new list (`set-rules`) and the list shown is the one the proxy
  * sends back to every tab. Kept here too: the text typed into each held frame's box and response,
  * so that leaving the tab and coming back finds them as they were, and the last thing that could
  * not be done, in words.
  */
 import { HostStore } from './host-store.ts';
-import type { HeldFrame, HoldDecision, HoldEnd, Rule } from '../../lib/rules-types.ts';
-import type { RequestId, ServerMessage } from '../../lib/wire.ts';
+import type { HeldFrame, HoldDecision, HoldEnd, Rule } from '../../lib/model/rules.ts';
+import type { RequestId, ServerMessage } from '../../lib/wire/wire.ts';
 import type { MessageHost } from '../_wire/message-host.ts';
 import { holdEndWords } from '../../components/intercept/rule-words.ts';
 

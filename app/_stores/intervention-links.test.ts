@@ -4,9 +4,9 @@
  * an import reads them back.
  */
 import { describe, expect, it } from 'vitest';
-import { TraceIndex } from '../../lib/trace-index.ts';
-import { exportTrace, parseTrace } from '../../lib/trace-jsonl.ts';
-import type { TraceEvent } from '../../lib/wire.ts';
+import { TraceIndex } from '../../lib/trace/row-index.ts';
+import { exportTrace, parseTrace } from '../../lib/trace/jsonl.ts';
+import type { TraceEvent } from '../../lib/wire/wire.ts';
 import { interventionLinks } from './intervention-links.ts';
 import { testSession } from '../_wire/port-fixture.ts';
 

@@ -7,8 +7,8 @@
  * only for the row shown in full.
  */
 import type { FrameLink } from '@/components/history/frame-detail.tsx';
-import { indexOfSeq } from '../../lib/trace-filter.ts';
-import type { HistoryRow } from '../../lib/trace.ts';
+import { indexOfSeq } from '../../lib/trace/filter.ts';
+import type { HistoryRow } from '../../lib/trace/trace.ts';
 
 /** How many rows after a frame or an intervention to look for what links back to it. */
 export const LINK_LOOKAHEAD = 2_000;

@@ -1,7 +1,7 @@
 /** What each server-side list is called on the wire, and how its untrusted items are read. */
-import type { PromptArgument, PromptEntry, ResourceEntry, TemplateEntry } from '../../lib/catalog.ts';
-import { parseIcons } from '../../lib/icons.ts';
-import { parseTools, type ToolEntry } from '../../lib/tool-schema.ts';
+import type { PromptArgument, PromptEntry, ResourceEntry, TemplateEntry } from '../../lib/client/catalog.ts';
+import { parseIcons } from '../../lib/content/icons.ts';
+import { parseTools, type ToolEntry } from '../../lib/schema/tool-schema.ts';
 import type { ListSpec } from './list-store.ts';
 
 export type { PromptArgument, PromptEntry, ResourceEntry, TemplateEntry };

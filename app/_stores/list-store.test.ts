@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { SessionInfo, TraceEvent } from '../../lib/wire.ts';
+import type { SessionInfo, TraceEvent } from '../../lib/wire/wire.ts';
 import { TOOLS } from './list-specs.ts';
 import { LIST_CHANGED_DEBOUNCE_MS, ListStore } from './list-store.ts';
 import { PortFixture, testSession } from '../_wire/port-fixture.ts';

@@ -8,8 +8,8 @@
  * and a `list_changed` (the server saying the list changed) always lists again. Legacy sessions
  * ignore hints.
  */
-import type { TraceEvent } from '../../lib/wire.ts';
-import { fetchAllPages, type PageOutcome } from '../../lib/paged-list.ts';
+import type { TraceEvent } from '../../lib/wire/wire.ts';
+import { fetchAllPages, type PageOutcome } from '../../lib/client/paged-list.ts';
 import { mergeCacheHints, readCacheHint, type CacheHint } from './list-specs.ts';
 import { connectionKey } from '../_session/scoped.ts';
 import type { SessionPort } from '../_wire/session-port.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FrameEvent, TraceEvent } from '../../lib/wire.ts';
+import type { FrameEvent, TraceEvent } from '../../lib/wire/wire.ts';
 import { MergedHistoryStore, type MergedHost } from './merged-history-store.ts';
 import { PortFixture, testSession } from '../_wire/port-fixture.ts';
 import { createSessionModel, type SessionModel } from '../_session/model.ts';

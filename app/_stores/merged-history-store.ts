@@ -1,6 +1,6 @@
 /**
  * The merged History of the `All servers` view (issue 9): every session's rows in time order
- * (lib/trace-merge.ts), a server filter on top of the History filter, and the selected row.
+ * (lib/trace/merge.ts), a server filter on top of the History filter, and the selected row.
  *
  * It reads each session's own trace index (its TraceStore's live index: the frames are parsed and
  * paired once, not again for this view) and follows it: a batch costs that batch merged into the
@@ -8,10 +8,10 @@
  * everything happens only when the filter changes, or when pairing matters to it (fold, errors).
  * Made while the view is shown and disposed after; the filter outlives that (`remembered`).
  */
-import { dependsOnPairing, EMPTY_FILTER, type TraceFilter } from '../../lib/trace-filter.ts';
-import type { TraceIndex } from '../../lib/trace-index.ts';
-import { filterMerged, indexOfMerged, mergeInto, mergeSorted, removeSessionRows, sortedRows, type MergedFilter } from '../../lib/trace-merge.ts';
-import type { HistoryRow } from '../../lib/trace.ts';
+import { dependsOnPairing, EMPTY_FILTER, type TraceFilter } from '../../lib/trace/filter.ts';
+import type { TraceIndex } from '../../lib/trace/row-index.ts';
+import { filterMerged, indexOfMerged, mergeInto, mergeSorted, removeSessionRows, sortedRows, type MergedFilter } from '../../lib/trace/merge.ts';
+import type { HistoryRow } from '../../lib/trace/trace.ts';
 import type { LoupeState } from '../_session/loupe-state.ts';
 import type { SessionModel } from '../_session/model.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { GuidedFlow } from '../../lib/wire-oauth.ts';
+import type { GuidedFlow } from '../../lib/wire/oauth.ts';
 import { MessageHostFixture } from '../_wire/message-host-fixture.ts';
 import { OAuthStore } from './oauth-store.ts';
 

@@ -5,8 +5,8 @@
  * keeps the latest picture of each, for every session, so that a flow started while the OAuth tab
  * was closed is there when it opens.
  */
-import type { ClientMessage, ServerMessage } from '../../lib/wire.ts';
-import type { GuidedFlow, OAuthSettings } from '../../lib/wire-oauth.ts';
+import type { ClientMessage, ServerMessage } from '../../lib/wire/wire.ts';
+import type { GuidedFlow, OAuthSettings } from '../../lib/wire/oauth.ts';
 import type { MessageHost } from '../_wire/message-host.ts';
 
 export interface OAuthViewState {

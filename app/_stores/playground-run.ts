@@ -1,5 +1,5 @@
 /**
- * One Playground conversation driven for real (issue 15): the pure loop (lib/playground-loop.ts)
+ * One Playground conversation driven for real (issue 15): the pure loop (lib/playground/loop.ts)
  * decides, this carries its effects out over the tab's socket — a model call is a
  * `playground-call` the proxy makes (streamed: its deltas shown as they come), a tool call is the
  * ordinary `request` for `tools/call` on the tool's own session, so that the trace, the
@@ -7,9 +7,9 @@
  * Stop is `playground-cancel` for the model and the usual `cancel` (notifications/cancelled) for
  * a tool. Two of these run side by side when the user compares two models.
  */
-import { advance, createLoop, type LoopEffect, type LoopEvent, type LoopOptions, type LoopState } from '../../lib/playground-loop.ts';
-import type { Message, PlaygroundTool, ProviderConfig } from '../../lib/playground-types.ts';
-import type { ServerMessage } from '../../lib/wire.ts';
+import { advance, createLoop, type LoopEffect, type LoopEvent, type LoopOptions, type LoopState } from '../../lib/playground/loop.ts';
+import type { Message, PlaygroundTool, ProviderConfig } from '../../lib/playground/types.ts';
+import type { ServerMessage } from '../../lib/wire/wire.ts';
 import type { MessageHost } from '../_wire/message-host.ts';
 import { newRequestId, type RequestOutcome } from '../_wire/request-outcome.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ModelReply, PlaygroundTool } from '../../lib/playground-types.ts';
-import type { ClientMessage } from '../../lib/wire.ts';
+import type { ModelReply, PlaygroundTool } from '../../lib/playground/types.ts';
+import type { ClientMessage } from '../../lib/wire/wire.ts';
 import { MessageHostFixture } from '../_wire/message-host-fixture.ts';
 import type { RunHost } from './playground-run.ts';
 import { keySource, PlaygroundStore, type SendContext } from './playground-store.ts';

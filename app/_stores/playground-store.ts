@@ -8,13 +8,13 @@
  * this store is written to any storage, so no key or reference outlives the tab or reaches a file.
  */
 import { HostStore } from './host-store.ts';
-import { DEFAULT_LOOP_OPTIONS, type LoopOptions } from '../../lib/playground-loop.ts';
-import { buildExport, parseExport, userMessages, type PlaygroundExport } from '../../lib/playground-export.ts';
-import type { PlaygroundTool, ProviderConfig, ProviderKind } from '../../lib/playground-types.ts';
-import { ANTHROPIC_BASE_URL } from '../../lib/provider-anthropic.ts';
-import { OPENAI_BASE_URL } from '../../lib/provider-openai.ts';
-import type { PlaygroundKeys } from '../../lib/wire-playground.ts';
-import type { ServerMessage } from '../../lib/wire.ts';
+import { DEFAULT_LOOP_OPTIONS, type LoopOptions } from '../../lib/playground/loop.ts';
+import { buildExport, parseExport, userMessages, type PlaygroundExport } from '../../lib/playground/export.ts';
+import type { PlaygroundTool, ProviderConfig, ProviderKind } from '../../lib/playground/types.ts';
+import { ANTHROPIC_BASE_URL } from '../../lib/providers/anthropic.ts';
+import { OPENAI_BASE_URL } from '../../lib/providers/openai.ts';
+import type { PlaygroundKeys } from '../../lib/wire/playground.ts';
+import type { ServerMessage } from '../../lib/wire/wire.ts';
 import { PlaygroundRun, type RunContext, type RunHost } from './playground-run.ts';
 import { newRequestId } from '../_wire/request-outcome.ts';
 
@@ -62,7 +62,7 @@ function urlOf(text: string): URL | undefined {
   }
 }
 
-/** The key the proxy will use for these settings, by the same rules as proxy/playground-keys.ts. */
+/** The key the proxy will use for these settings, by the same rules as proxy/playground/keys.ts. */
 export function keySource(settings: ProviderSettings, keys: PlaygroundKeys): KeySource {
   const url = urlOf(settings.baseUrl.trim() || DEFAULT_BASE_URL[settings.kind]);
   const memory = keys.memory ?? [];

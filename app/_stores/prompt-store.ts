@@ -2,7 +2,7 @@
  * The Prompts tab's state for one session's current connection: the selected prompt, the argument values
  * typed for each prompt, and the latest `prompts/get`.
  */
-import { promptArguments } from '../../lib/prompt-messages.ts';
+import { promptArguments } from '../../lib/content/prompt-messages.ts';
 import type { RequestOutcome } from '../_wire/request-outcome.ts';
 import type { SessionPort } from '../_wire/session-port.ts';
 import { currentConnection } from '../_session/scoped.ts';

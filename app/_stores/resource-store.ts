@@ -3,9 +3,9 @@
  * and `notifications/resources/updated` marks (spec: server/resources#subscriptions).
  * Lives outside React, so that a resource link in a tool result can open a resource here.
  */
-import { frameParamsObject } from '../../lib/frame-message.ts';
-import type { TraceEvent } from '../../lib/wire.ts';
-import { describeFailure } from '../../lib/outcome-text.ts';
+import { frameParamsObject } from '../../lib/trace/frame-message.ts';
+import type { TraceEvent } from '../../lib/wire/wire.ts';
+import { describeFailure } from '../../lib/client/outcome-text.ts';
 import type { RequestOutcome } from '../_wire/request-outcome.ts';
 import type { SessionPort } from '../_wire/session-port.ts';
 import { currentConnection } from '../_session/scoped.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseSampling } from '../../lib/sampling.ts';
-import type { ClientMessage, ServerMessage, ServerRequest } from '../../lib/wire.ts';
+import { parseSampling } from '../../lib/client/sampling.ts';
+import type { ClientMessage, ServerMessage, ServerRequest } from '../../lib/wire/wire.ts';
 import { MessageHostFixture } from '../_wire/message-host-fixture.ts';
 import type { RunHost } from './playground-run.ts';
 import { PlaygroundStore } from './playground-store.ts';

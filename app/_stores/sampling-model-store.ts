@@ -1,15 +1,15 @@
 /**
  * `Ask model` on a pending `sampling/createMessage` (issue 15, item 5): the request is mapped to one
- * Playground model call (lib/sampling-model.ts) with the Playground tab's first provider settings,
+ * Playground model call (lib/playground/sampling-model.ts) with the Playground tab's first provider settings,
  * sent as `playground-call` (the proxy makes it and records it in the requesting session's trace),
  * and the model's answer is kept here as a suggestion for that request's reply editor. Nothing goes
  * to the server from here: the person sends, edits or rejects the reply as with one typed by hand.
  */
 import { HostStore } from './host-store.ts';
-import { planSamplingCall, replyDraft, type ModelChoice, type SuggestedReply } from '../../lib/sampling-model.ts';
-import type { ProviderConfig } from '../../lib/playground-types.ts';
-import type { SamplingView } from '../../lib/sampling.ts';
-import type { ServerMessage, ServerRequest } from '../../lib/wire.ts';
+import { planSamplingCall, replyDraft, type ModelChoice, type SuggestedReply } from '../../lib/playground/sampling-model.ts';
+import type { ProviderConfig } from '../../lib/playground/types.ts';
+import type { SamplingView } from '../../lib/client/sampling.ts';
+import type { ServerMessage, ServerRequest } from '../../lib/wire/wire.ts';
 import type { MessageHost } from '../_wire/message-host.ts';
 import { configOf, DEFAULT_BASE_URL, type PlaygroundState, type PlaygroundStore } from './playground-store.ts';
 import { newRequestId } from '../_wire/request-outcome.ts';

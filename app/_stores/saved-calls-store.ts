@@ -4,8 +4,8 @@
  * keeps each one's latest and previous outcome, to show side by side and mark what changed.
  * One store per session model, kept as long as the model (a switch of server keeps the results).
  */
-import { stringifySafe } from '../../lib/safe-json.ts';
-import type { SavedCall } from '../../lib/workspace.ts';
+import { stringifySafe } from '../../lib/json/safe-json.ts';
+import type { SavedCall } from '../../lib/workspace/workspace.ts';
 import type { RequestOutcome } from '../_wire/request-outcome.ts';
 import type { SessionModel } from '../_session/model.ts';
 import type { SessionPort } from '../_wire/session-port.ts';

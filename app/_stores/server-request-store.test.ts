@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ClientMessage, ServerMessage, ServerRequest } from '../../lib/wire.ts';
+import type { ClientMessage, ServerMessage, ServerRequest } from '../../lib/wire/wire.ts';
 import type { LoupeStore } from '../_session/loupe-store.ts';
 import { ServerRequestStore } from './server-request-store.ts';
 

@@ -3,8 +3,8 @@
  * from the snapshot (they survive a reload) and from `server-request` messages, emptied by
  * `server-request-done` (answered here or in another tab, timed out, cancelled, session closed).
  */
-import { EMPTY_QUEUE, finishRequest, receiveRequest, replacePending, type RequestQueue } from '../../lib/server-requests.ts';
-import type { RpcError, ServerMessage, ServerRequest } from '../../lib/wire.ts';
+import { EMPTY_QUEUE, finishRequest, receiveRequest, replacePending, type RequestQueue } from '../../lib/client/server-requests.ts';
+import type { RpcError, ServerMessage, ServerRequest } from '../../lib/wire/wire.ts';
 import type { LoupeStore } from '../_session/loupe-store.ts';
 
 export interface ServerRequestState extends RequestQueue {

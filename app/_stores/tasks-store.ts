@@ -6,12 +6,12 @@
  * https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks
  *
  * On 2026-07-28 sessions the server makes a plain `tools/call` a task when it wants to (the tasks
- * extension, lib/tasks.ts): the call's task handle is adopted here (`adopt`) and polled with
+ * extension, lib/client/tasks.ts): the call's task handle is adopted here (`adopt`) and polled with
  * `tasks/get` until it ends; the final result comes with the task, not from `tasks/result`.
  */
-import { carriedOutcome, createdTask, isTerminal, mergeTask, parseTask, parseTaskList, pollDelay, taskCallParams, taskHandle, wantsResult, type TaskInfo, type TaskSupport } from '../../lib/tasks.ts';
-import { frameParams } from '../../lib/trace.ts';
-import type { TraceEvent } from '../../lib/wire.ts';
+import { carriedOutcome, createdTask, isTerminal, mergeTask, parseTask, parseTaskList, pollDelay, taskCallParams, taskHandle, wantsResult, type TaskInfo, type TaskSupport } from '../../lib/client/tasks.ts';
+import { frameParams } from '../../lib/trace/trace.ts';
+import type { TraceEvent } from '../../lib/wire/wire.ts';
 import type { ToolCall } from './call-store.ts';
 import { newRequestId, type RequestOutcome } from '../_wire/request-outcome.ts';
 import type { SessionPort } from '../_wire/session-port.ts';

@@ -3,10 +3,10 @@
  * as is or edited, ping, and `logging/setLevel`. A store of its own so that a draft, the last
  * answer and the ping's round trip survive switching tabs.
  */
-import { parseHeaderLines } from '../../lib/command-line.ts';
-import { frameMessage } from '../../lib/frame-message.ts';
-import type { HistoryRow } from '../../lib/trace.ts';
-import { formatJson } from '../../lib/safe-json.ts';
+import { parseHeaderLines } from '../../lib/config/command-line.ts';
+import { frameMessage } from '../../lib/trace/frame-message.ts';
+import type { HistoryRow } from '../../lib/trace/trace.ts';
+import { formatJson } from '../../lib/json/safe-json.ts';
 import { rawText, type RequestOutcome } from '../_wire/request-outcome.ts';
 import type { SessionPort } from '../_wire/session-port.ts';
 
@@ -87,7 +87,7 @@ function isRequest(message: Record<string, unknown>): boolean {
 /** The frame's message with a fresh id when it is a request (so a replay is not a reused id). */
 export function messageOf(row: HistoryRow): Record<string, unknown> | undefined {
   if (row.event.kind !== 'frame') return undefined;
-  // The frame's one parse (lib/frame-message.ts), copied: what is sent must not change the trace's.
+  // The frame's one parse (lib/trace/frame-message.ts), copied: what is sent must not change the trace's.
   const value = frameMessage(row.event);
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
   const message = { ...(value as Record<string, unknown>) };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { filterRows } from '../../lib/trace-filter.ts';
-import { TraceIndex } from '../../lib/trace-index.ts';
-import type { FrameEvent, SessionInfo, TraceEvent } from '../../lib/wire.ts';
+import { filterRows } from '../../lib/trace/filter.ts';
+import { TraceIndex } from '../../lib/trace/row-index.ts';
+import type { FrameEvent, SessionInfo, TraceEvent } from '../../lib/wire/wire.ts';
 import { PortFixture, testSession } from '../_wire/port-fixture.ts';
 import { TraceStore } from './trace-store.ts';
 

@@ -1,6 +1,6 @@
 /**
  * The History and Notifications tabs' model of one session: the viewed trace (the session's live
- * trace, or an imported JSONL file, read-only) as an incremental index (lib/trace-index.ts), the
+ * trace, or an imported JSONL file, read-only) as an incremental index (lib/trace/row-index.ts), the
  * filter and the rows it lets through, and the selected row. Lives outside React (useSyncExternalStore).
  *
  * Cost model: a batch of trace events (at most one per animation frame, event-batcher.ts) costs that batch:
@@ -8,18 +8,18 @@
  * when the filter changes (timed with performance.measure('loupe:trace-filter'), which the
  * bench reads), and after a snapshot.
  *
- * Multi-round calls (2026-07-28, lib/trace-rounds.ts) are folded into one group row each: `display`
+ * Multi-round calls (2026-07-28, lib/trace/rounds.ts) are folded into one group row each: `display`
  * is the filtered rows with the rounds of closed groups left out. It is the filtered rows
  * themselves (no copy) while the trace has no rounds, extended as batches arrive, and refolded
  * from a group's first row when that group gains a round or is opened or closed.
  */
-import { dependsOnPairing, EMPTY_FILTER, filterRows, indexOfSeq, narrows, type TraceFilter } from '../../lib/trace-filter.ts';
-import { TraceIndex } from '../../lib/trace-index.ts';
-import { foldRounds, lowerBound, RoundIndex } from '../../lib/trace-rounds.ts';
-import { parseTrace, type TraceHeader } from '../../lib/trace-jsonl.ts';
-import type { HistoryRow } from '../../lib/trace.ts';
-import type { SessionInfo, TraceEvent } from '../../lib/wire.ts';
-import { stringifySafe } from '../../lib/safe-json.ts';
+import { dependsOnPairing, EMPTY_FILTER, filterRows, indexOfSeq, narrows, type TraceFilter } from '../../lib/trace/filter.ts';
+import { TraceIndex } from '../../lib/trace/row-index.ts';
+import { foldRounds, lowerBound, RoundIndex } from '../../lib/trace/rounds.ts';
+import { parseTrace, type TraceHeader } from '../../lib/trace/jsonl.ts';
+import type { HistoryRow } from '../../lib/trace/trace.ts';
+import type { SessionInfo, TraceEvent } from '../../lib/wire/wire.ts';
+import { stringifySafe } from '../../lib/json/safe-json.ts';
 import type { SessionPort } from '../_wire/session-port.ts';
 
 export const FILTER_MEASURE = 'loupe:trace-filter';

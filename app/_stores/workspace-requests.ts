@@ -3,8 +3,8 @@
  * its requestId: `save-workspace` → `workspace-saved` | `workspace-conflict` | `error` (the id in
  * `detail.requestId`); `list-config-locations` → `config-locations`. Failures are values.
  */
-import type { WorkspaceServer } from '../../lib/workspace.ts';
-import type { AddServerMessage, ConfigLocation, ServerMessage } from '../../lib/wire.ts';
+import type { WorkspaceServer } from '../../lib/workspace/workspace.ts';
+import type { AddServerMessage, ConfigLocation, ServerMessage } from '../../lib/wire/wire.ts';
 import type { LoupeStore } from '../_session/loupe-store.ts';
 import { newRequestId } from '../_wire/request-outcome.ts';
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { TraceEvent } from '../../lib/wire.ts';
+import type { TraceEvent } from '../../lib/wire/wire.ts';
 import { EventBatcher } from './event-batcher.ts';
 
 const noise = (session: string, seq: number): TraceEvent => ({ session, seq, ts: seq, kind: 'noise', text: String(seq) });

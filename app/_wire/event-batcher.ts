@@ -4,7 +4,7 @@
  * fold and one render per frame painted. A hidden tab gets no animation frames: a timer makes
  * sure the queue is still emptied there (at the browser's throttled timer rate).
  */
-import type { TraceEvent } from '../../lib/wire.ts';
+import type { TraceEvent } from '../../lib/wire/wire.ts';
 
 /** The latest a batch waits when no animation frame comes (hidden tab, tests without rAF). */
 const FALLBACK_MS = 100;

@@ -1,5 +1,5 @@
 /** For tests of the tab-level stores: a MessageHost whose socket can be down, that keeps what was sent and delivers what the test says. */
-import type { ClientMessage, ServerMessage } from '../../lib/wire.ts';
+import type { ClientMessage, ServerMessage } from '../../lib/wire/wire.ts';
 import type { MessageHost } from './message-host.ts';
 
 export class MessageHostFixture implements MessageHost {

@@ -3,7 +3,7 @@
  * requests answered by the test. It replaces the per-store fakes of LoupeStore: since every
  * session store talks through the narrow SessionPort, one fixture serves them all.
  */
-import type { ClientMessage, ServerMessage, SessionInfo, TraceEvent } from '../../lib/wire.ts';
+import type { ClientMessage, ServerMessage, SessionInfo, TraceEvent } from '../../lib/wire/wire.ts';
 import { applyMessage, initialState, type LoupeState } from '../_session/loupe-state.ts';
 import type { RequestOptions, RequestOutcome } from './request-outcome.ts';
 import { StorePort, type PortHost } from './store-port.ts';

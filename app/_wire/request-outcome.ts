@@ -1,6 +1,6 @@
 /** What a request to a session comes back as, and the ids the tab gives its requests. */
-import { stringifySafe } from '../../lib/safe-json.ts';
-import type { LoupeError, RpcError } from '../../lib/wire.ts';
+import { stringifySafe } from '../../lib/json/safe-json.ts';
+import type { LoupeError, RpcError } from '../../lib/wire/wire.ts';
 
 /** The answer to one request: the proxy's response without its envelope fields. */
 export type RequestOutcome =

@@ -3,7 +3,7 @@
  * a store of one server sees that server's SessionInfo, its trace events, its progress, and can
  * send requests to it, and nothing of any other session or of the socket.
  */
-import type { ClientMessage, ProgressMessage, SessionInfo, TraceEvent, TraceStats } from '../../lib/wire.ts';
+import type { ClientMessage, ProgressMessage, SessionInfo, TraceEvent, TraceStats } from '../../lib/wire/wire.ts';
 import type { RequestOptions, RequestOutcome } from './request-outcome.ts';
 
 /** What a session's stores read of the tab: the session and whether the tab is in sync with Loupe. */

@@ -1,5 +1,5 @@
 /** The SessionPort the tab store hands each session's model (session-port.ts). */
-import type { ClientMessage, ProgressMessage, TraceEvent } from '../../lib/wire.ts';
+import type { ClientMessage, ProgressMessage, TraceEvent } from '../../lib/wire/wire.ts';
 import type { LoupeState } from '../_session/loupe-state.ts';
 import type { RequestOptions, RequestOutcome } from './request-outcome.ts';
 import { EventLog, type SessionPort, type SessionView } from './session-port.ts';

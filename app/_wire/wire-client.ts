@@ -1,10 +1,10 @@
 /**
  * The browser end of the wire protocol: one WebSocket to the proxy, reconnected with backoff.
- * It validates every incoming envelope (lib/wire.ts) and hands on values; it keeps no state
+ * It validates every incoming envelope (lib/wire/wire.ts) and hands on values; it keeps no state
  * beyond the socket itself.
  */
-import { stringifySafe } from '../../lib/safe-json.ts';
-import { parseServerMessage, type ClientMessage, type ServerMessage } from '../../lib/wire.ts';
+import { stringifySafe } from '../../lib/json/safe-json.ts';
+import { parseServerMessage, type ClientMessage, type ServerMessage } from '../../lib/wire/wire.ts';
 import type { SocketState } from '../_session/loupe-state.ts';
 
 /** Delays before reconnect attempts 1, 2, 3 …; the last one repeats. */

@@ -124,7 +124,7 @@ export function rssBytes(pid) {
 
 /**
  * Loupe's own processes besides itself: the `/bin/sh` watchdog it starts beside each stdio server
- * (proxy/watchdog.ts), found as its children whose command line names `loupe-watchdog`. Counted
+ * (proxy/system/watchdog.ts), found as its children whose command line names `loupe-watchdog`. Counted
  * into Loupe's memory figure so that the extra process is not hidden.
  */
 export function watchdogPids(pid) {

@@ -1,7 +1,7 @@
 /**
  * The floor of Loupe's design, for comparison only: a bare WebSocket → stdio relay in one Node
  * process, with no SDK Client, no validation, no trace: JSON.parse and one write each way. It speaks
- * just enough of the wire protocol (lib/wire.ts: snapshot, request → response) for
+ * just enough of the wire protocol (lib/wire/wire.ts: snapshot, request → response) for
  * bench/lib/wire-client.mjs, and prints a URL line shaped like Loupe's.
  * Whatever Loupe does per call costs more than this; what this costs over a direct SDK Client is
  * the price of the extra process hop (browser ⇄ proxy ⇄ server) on this machine.

@@ -1,9 +1,9 @@
 /**
- * A lean client of the UI⇄proxy wire protocol (lib/wire.ts) for the benchmarks: it does what a
+ * A lean client of the UI⇄proxy wire protocol (lib/wire/wire.ts) for the benchmarks: it does what a
  * page does on the wire (reads the snapshot, follows session status, receives every batched trace
  * event, sends `request` envelopes and waits for the matching `response`) but keeps no history and
  * does no schema validation, so that its own cost stays out of the figures.
- * (proxy/test-client.ts is the richer one for tests: it keeps every message and validates
+ * (proxy/testing/client.ts is the richer one for tests: it keeps every message and validates
  * each with zod, which is the right thing there and noise here.)
  */
 import WebSocket from 'ws';

@@ -3,9 +3,9 @@
  * current connection declared (with the answer timeout for server requests).
  */
 import { useId, type ReactNode } from 'react';
-import { CHOICES, declaredList, setChoice } from '../../lib/client-capabilities.ts';
-import { formatAge } from '../../lib/server-requests.ts';
-import type { ClientCapabilityChoice } from '../../lib/wire.ts';
+import { CHOICES, declaredList, setChoice } from '../../lib/client/capabilities.ts';
+import { formatAge } from '../../lib/client/server-requests.ts';
+import type { ClientCapabilityChoice } from '../../lib/wire/wire.ts';
 import { Badge, inputClass, labelClass, Note } from '../ui/ui.tsx';
 
 export interface CapabilityFieldsProps {

@@ -4,7 +4,7 @@ import { configFromFields, connectTimeoutFromText, connectTimeoutText, EMPTY_FIE
 describe('connection form model', () => {
   it('builds a stdio config with quoted args, env and cwd', () => {
     const result = configFromFields({ ...EMPTY_FIELDS, command: ' node ', args: 'server.js --root "/a b"', env: 'A=1\nB=2', cwd: '/tmp' });
-    // Named as the CLI names it (the same normaliser, lib/server-config.ts).
+    // Named as the CLI names it (the same normaliser, lib/config/server-config.ts).
     expect(result).toEqual({ ok: true, config: { kind: 'stdio', name: 'server.js', command: 'node', args: ['server.js', '--root', '/a b'], env: { A: '1', B: '2' }, cwd: '/tmp' } });
   });
 

@@ -1,7 +1,7 @@
 /** The connection form's fields ⇄ a ServerConfig (pure, so it can be tested without a DOM). */
-import { formatEnvLines, formatHeaderLines, joinArgs, parseEnvLines, parseHeaderLines, splitArgs } from '../../lib/command-line.ts';
-import { normalizeTarget } from '../../lib/server-config.ts';
-import { DEFAULT_PROTOCOL, ServerConfigSchema, type ProtocolChoice, type ServerConfig } from '../../lib/server-config-types.ts';
+import { formatEnvLines, formatHeaderLines, joinArgs, parseEnvLines, parseHeaderLines, splitArgs } from '../../lib/config/command-line.ts';
+import { normalizeTarget } from '../../lib/config/server-config.ts';
+import { DEFAULT_PROTOCOL, ServerConfigSchema, type ProtocolChoice, type ServerConfig } from '../../lib/model/server-config.ts';
 
 /** The <select>'s values; `http` means Streamable HTTP with SSE fallback (`transport: 'auto'`). */
 export type TransportChoice = 'stdio' | 'http' | 'sse';
@@ -38,7 +38,7 @@ export function fieldsFromConfig(config: ServerConfig | undefined): ConnectionFi
 
 export type FieldsResult = { ok: true; config: ServerConfig } | { ok: false; error: string };
 
-/** The CLI's normaliser (lib/server-config.ts), so a form and a command line give the same config. */
+/** The CLI's normaliser (lib/config/server-config.ts), so a form and a command line give the same config. */
 function normalized(input: Parameters<typeof normalizeTarget>[0]): FieldsResult {
   const built = normalizeTarget(input);
   return built.ok ? { ok: true, config: built.value } : built;

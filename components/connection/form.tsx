@@ -1,8 +1,8 @@
 /** The target form: transport, then command/args/env/cwd (stdio) or URL/headers (HTTP), and the protocol generation. */
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
-import { DEFAULT_CHOICE } from '../../lib/client-capabilities.ts';
-import type { ProtocolChoice, ServerConfig } from '../../lib/server-config-types.ts';
-import type { ClientCapabilityChoice } from '../../lib/wire.ts';
+import { DEFAULT_CHOICE } from '../../lib/client/capabilities.ts';
+import type { ProtocolChoice, ServerConfig } from '../../lib/model/server-config.ts';
+import type { ClientCapabilityChoice } from '../../lib/wire/wire.ts';
 import { CapabilityFields } from './client-capabilities.tsx';
 import { configFromFields, connectTimeoutFromText, connectTimeoutText, fieldsFromConfig, PROTOCOL_OPTIONS, type ConnectionFields, type TransportChoice } from './form-model.ts';
 import { SecretChoices, type Secrets } from '../servers/secret-choices.tsx';

@@ -1,9 +1,9 @@
 /** The connection panel: the session's status, the protocol it speaks, its failure (if any) and the target form. */
 import type { ReactNode } from 'react';
-import type { ServerConfig } from '../../lib/server-config-types.ts';
-import type { LoupeError, SessionStatus } from '../../lib/wire.ts';
-import type { ClientCapabilityChoice } from '../../lib/wire.ts';
-import type { OAuthState } from '../../lib/wire-oauth.ts';
+import type { ServerConfig } from '../../lib/model/server-config.ts';
+import type { LoupeError, SessionStatus } from '../../lib/wire/wire.ts';
+import type { ClientCapabilityChoice } from '../../lib/wire/wire.ts';
+import type { OAuthState } from '../../lib/wire/oauth.ts';
 import { ConnectionForm, type ClientOptions, type Secrets } from './form.tsx';
 import { hasProtocolInfo, ProtocolInfo, type ProtocolInfoProps } from './protocol-info.tsx';
 import { SessionError } from './session-error.tsx';

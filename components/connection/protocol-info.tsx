@@ -5,7 +5,7 @@
  * protocol it speaks rather than negotiate silently.
  */
 import type { ReactNode } from 'react';
-import type { SessionInfo } from '../../lib/wire-base.ts';
+import type { SessionInfo } from '../../lib/wire/base.ts';
 import { ERA_LABELS, eraOf, MODE_LABELS } from './protocol-model.ts';
 import { Text } from '../ui/text.tsx';
 import { Badge } from '../ui/ui.tsx';

@@ -3,7 +3,7 @@
  * what Auto concluded, the `subscriptions/listen` stream's state, and the Subscriptions form ⇄ a
  * filter. Pure, so that every sentence can be tested without a DOM.
  */
-import type { ListenState, SessionInfo, SubscriptionFilter } from '../../lib/wire-base.ts';
+import type { ListenState, SessionInfo, SubscriptionFilter } from '../../lib/wire/base.ts';
 
 export type Era = 'legacy' | 'modern';
 

@@ -1,7 +1,7 @@
 /** The roots Loupe offers the server (`roots/list`): an editable list of file:// URIs with names. */
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
-import { readRootInput } from '../../lib/roots.ts';
-import type { Root } from '../../lib/wire.ts';
+import { readRootInput } from '../../lib/client/roots.ts';
+import type { Root } from '../../lib/wire/wire.ts';
 import { Text } from '../ui/text.tsx';
 import { buttonClass, inputClass, labelClass, Note, Panel } from '../ui/ui.tsx';
 

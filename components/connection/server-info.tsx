@@ -4,8 +4,8 @@
  * instructions. Every string in it is the server's, shown as text.
  */
 import type { ReactNode } from 'react';
-import type { SessionInfo } from '../../lib/wire.ts';
-import { formatJson } from '../../lib/safe-json.ts';
+import type { SessionInfo } from '../../lib/wire/wire.ts';
+import { formatJson } from '../../lib/json/safe-json.ts';
 import { ERA_LABELS, eraOf } from './protocol-model.ts';
 import { Pre, Text } from '../ui/text.tsx';
 import { Badge, Note, Panel } from '../ui/ui.tsx';

@@ -1,6 +1,6 @@
 /** A failed session's error in plain words: message, hint, and every detail that is present. */
 import type { ReactNode } from 'react';
-import type { LoupeError } from '../../lib/wire.ts';
+import type { LoupeError } from '../../lib/wire/wire.ts';
 import { Pre, Text } from '../ui/text.tsx';
 
 /** One term and its value in a definition list (shared with the OAuth panel). */

@@ -4,7 +4,7 @@
  * in a read-only box with Copy and Download, and the notes saying what the cleaning changed.
  */
 import { useId, type ReactNode } from 'react';
-import type { ExportFormat } from '../../lib/export-tools.ts';
+import type { ExportFormat } from '../../lib/doctor/export-tools.ts';
 import { downloadData } from '../ui/download.ts';
 import { Text } from '../ui/text.tsx';
 import { CopyButtons } from '../history/trace-copy-buttons.tsx';

@@ -5,7 +5,7 @@
  * History. Messages name server things (tool names, descriptions): they are rendered as text.
  */
 import type { ReactNode } from 'react';
-import type { Finding, Severity } from '../../lib/doctor-types.ts';
+import type { Finding, Severity } from '../../lib/model/doctor.ts';
 import { ResultJsonTree } from '../results/json-tree.tsx';
 import { Text } from '../ui/text.tsx';
 import { Badge, buttonClass, type Tone } from '../ui/ui.tsx';

@@ -4,7 +4,7 @@
  * prompt, the frames). Presentational: the container decides what is shown and when it can run.
  */
 import { useId, type ReactNode } from 'react';
-import type { Finding, FindingSubject, Severity } from '../../lib/doctor-types.ts';
+import type { Finding, FindingSubject, Severity } from '../../lib/model/doctor.ts';
 import { FindingItem } from './finding.tsx';
 import { Text } from '../ui/text.tsx';
 import { CopyButtons } from '../history/trace-copy-buttons.tsx';

@@ -6,11 +6,11 @@
  * provider exchange (issue 15) its URL, status, headers and both bodies.
  */
 import { memo, useMemo, useState, type ReactNode } from 'react';
-import { frameIsJson, frameMessage } from '../../lib/frame-message.ts';
-import { formatJson } from '../../lib/safe-json.ts';
-import { specLabel, VIOLATION_LABELS } from '../../lib/trace-violations.ts';
-import { formatDuration, formatSize, type HistoryRow } from '../../lib/trace.ts';
-import type { HttpEvent } from '../../lib/wire.ts';
+import { frameIsJson, frameMessage } from '../../lib/trace/frame-message.ts';
+import { formatJson } from '../../lib/json/safe-json.ts';
+import { specLabel, VIOLATION_LABELS } from '../../lib/trace/violations.ts';
+import { formatDuration, formatSize, type HistoryRow } from '../../lib/trace/trace.ts';
+import type { HttpEvent } from '../../lib/wire/wire.ts';
 import { FrameJsonTree } from './frame-json-tree.tsx';
 import { InterventionDetail } from './intervention-detail.tsx';
 import { ProviderDetail } from './provider-detail.tsx';
@@ -42,7 +42,7 @@ const small = `${buttonClass} !px-2 !py-0.5 !text-xs`;
 
 type Parsed = { ok: true; value: unknown } | { ok: false };
 
-/** The frame's JSON, parsed once per frame and shared with the trace index and the stores (lib/frame-message.ts). */
+/** The frame's JSON, parsed once per frame and shared with the trace index and the stores (lib/trace/frame-message.ts). */
 function useParsed(row: HistoryRow | undefined): Parsed {
   const event = row?.event;
   return useMemo(() => (event?.kind === 'frame' && frameIsJson(event) ? { ok: true, value: frameMessage(event) } : { ok: false }), [event]);

@@ -4,7 +4,7 @@
  * strings go through <Text> (visible control characters, bidi-isolated); never as markup.
  */
 import { useMemo, useState, type ReactNode } from 'react';
-import { compactJson, jsonDepth, MAX_PRETTY_DEPTH, tooDeepNote } from '../../lib/safe-json.ts';
+import { compactJson, jsonDepth, MAX_PRETTY_DEPTH, tooDeepNote } from '../../lib/json/safe-json.ts';
 import { Text } from '../ui/text.tsx';
 import { Note } from '../ui/ui.tsx';
 

@@ -5,8 +5,8 @@
  * around it are the History's (frame-detail.tsx `links`).
  */
 import type { ReactNode } from 'react';
-import { formatDuration } from '../../lib/trace.ts';
-import type { InterventionEvent } from '../../lib/wire-events.ts';
+import { formatDuration } from '../../lib/trace/trace.ts';
+import type { InterventionEvent } from '../../lib/wire/events.ts';
 import { Pre } from '../ui/text.tsx';
 import { CopyButtons } from './trace-copy-buttons.tsx';
 import { FactList, type Fact } from '../ui/fact-list.tsx';

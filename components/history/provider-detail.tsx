@@ -6,9 +6,9 @@
  * (a streamed reply is its raw SSE text).
  */
 import { memo, useMemo, type ReactNode } from 'react';
-import { jsonOf } from '../../lib/playground-types.ts';
-import { formatDuration, formatSize } from '../../lib/trace.ts';
-import type { ProviderEvent } from '../../lib/wire-events.ts';
+import { jsonOf } from '../../lib/playground/types.ts';
+import { formatDuration, formatSize } from '../../lib/trace/trace.ts';
+import type { ProviderEvent } from '../../lib/wire/events.ts';
 import { FrameJsonTree } from './frame-json-tree.tsx';
 import { Pre, Text } from '../ui/text.tsx';
 import { CopyButtons } from './trace-copy-buttons.tsx';

@@ -5,8 +5,8 @@
  * headers for that one POST too (a wrong `Mcp-Method`, a stray `Mcp-Session-Id`).
  */
 import { useId, type ReactNode } from 'react';
-import { formatJson, tooDeepNote } from '../../lib/safe-json.ts';
-import { formatDuration } from '../../lib/trace.ts';
+import { formatJson, tooDeepNote } from '../../lib/json/safe-json.ts';
+import { formatDuration } from '../../lib/trace/trace.ts';
 import { Pre } from '../ui/text.tsx';
 import { buttonClass, inputClass, Note, primaryButtonClass } from '../ui/ui.tsx';
 

@@ -1,12 +1,12 @@
 /**
- * The History's cells for a multi-round call (2026-07-28, lib/trace-rounds.ts): the first
+ * The History's cells for a multi-round call (2026-07-28, lib/trace/rounds.ts): the first
  * request's row names the call and its rounds (`tools/call confirm-delete · 3 rounds ·
  * input_required → complete`) with `Show rounds` / `Hide rounds`; an opened group's other frames
  * say which round they belong to.
  */
 import type { ReactNode } from 'react';
-import { describeGroup, roundNote, type RoundGroup } from '../../lib/trace-rounds.ts';
-import type { HistoryRow } from '../../lib/trace.ts';
+import { describeGroup, roundNote, type RoundGroup } from '../../lib/trace/rounds.ts';
+import type { HistoryRow } from '../../lib/trace/trace.ts';
 import { Text } from '../ui/text.tsx';
 
 export interface HistoryRounds {

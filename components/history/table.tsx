@@ -5,9 +5,9 @@
  * (2026-07-28) is one group row, its first request, until `Show rounds` (history-rounds.tsx).
  */
 import type { KeyboardEvent, ReactNode } from 'react';
-import { indexOfSeq } from '../../lib/trace-filter.ts';
-import { VIOLATION_LABELS } from '../../lib/trace-violations.ts';
-import { formatDuration, formatSize, type HistoryRow } from '../../lib/trace.ts';
+import { indexOfSeq } from '../../lib/trace/filter.ts';
+import { VIOLATION_LABELS } from '../../lib/trace/violations.ts';
+import { formatDuration, formatSize, type HistoryRow } from '../../lib/trace/trace.ts';
 import { groupLatency, RoundHeadCell, RoundMarker, roundPlace, type HistoryRounds, type RoundPlace } from './rounds.tsx';
 import { Text } from '../ui/text.tsx';
 import { VirtualList } from '../ui/virtual-list.tsx';

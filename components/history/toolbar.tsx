@@ -1,6 +1,6 @@
 /** The History filters: text anywhere in the raw JSON, kinds, method, direction, errors, violations, folding. */
 import type { ReactNode } from 'react';
-import { ROW_KINDS, type DirectionFilter, type TraceFilter } from '../../lib/trace-filter.ts';
+import { ROW_KINDS, type DirectionFilter, type TraceFilter } from '../../lib/trace/filter.ts';
 import { buttonClass, inputClass } from '../ui/ui.tsx';
 
 export interface HistoryToolbarProps {

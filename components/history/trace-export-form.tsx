@@ -4,7 +4,7 @@
  * secret (…KEY, …TOKEN, Authorization …) are marked to begin with.
  */
 import type { ReactNode } from 'react';
-import type { SecretChoice } from '../../lib/trace-jsonl.ts';
+import type { SecretChoice } from '../../lib/trace/jsonl.ts';
 import { buttonClass, primaryButtonClass } from '../ui/ui.tsx';
 
 export interface TraceExportFormProps {

@@ -6,7 +6,7 @@
  * one as it is.
  */
 import { useId, type ReactNode } from 'react';
-import type { HeldFrame, HoldDecision } from '../../lib/rules-types.ts';
+import type { HeldFrame, HoldDecision } from '../../lib/model/rules.ts';
 import { countdownWords, directionWords } from './rule-words.ts';
 import { Text } from '../ui/text.tsx';
 import { Badge, buttonClass, inputClass, Note, Panel, primaryButtonClass } from '../ui/ui.tsx';

@@ -1,6 +1,6 @@
 /** The rule form's model (rule-form-model.ts): a draft to a rule and back, and each field's problem in words. */
 import { describe, expect, it } from 'vitest';
-import type { Rule } from '../../lib/rules-types.ts';
+import type { Rule } from '../../lib/model/rules.ts';
 import { checkDraft, draftOf, EMPTY_DRAFT, freshRuleId, type RuleDraft } from './rule-form-model.ts';
 
 const draft = (patch: Partial<RuleDraft>): RuleDraft => ({ ...EMPTY_DRAFT, ...patch });

@@ -1,11 +1,11 @@
 /**
  * The Intercept tab's rule form (issue 13) as data: every field as the text the person typed, a
  * rule turned into a form and back, and what is wrong with each field, in words shown next to it.
- * The format itself (lib/rules-types.ts) is checked by its zod schema last, so that the form can
+ * The format itself (lib/model/rules.ts) is checked by its zod schema last, so that the form can
  * never send what the proxy would refuse.
  */
-import { RuleSchema, type Rule, type RuleAction, type RuleActionType, type RuleMatch } from '../../lib/rules-types.ts';
-import { readPattern } from '../../lib/rules-match.ts';
+import { RuleSchema, type Rule, type RuleAction, type RuleActionType, type RuleMatch } from '../../lib/model/rules.ts';
+import { readPattern } from '../../lib/rules/match.ts';
 
 export type RuleField = 'name' | 'method' | 'toolName' | 'text' | 'argPath' | 'argPattern' | 'ms' | 'result' | 'code' | 'message' | 'bytes' | 'after';
 
@@ -199,7 +199,7 @@ function matchOf(draft: RuleDraft, problems: Problems): RuleMatch {
   if (path === undefined && pattern !== '') problems.argPath = 'Give the argument’s path (e.g. path, or options.mode) for the pattern to test.';
   if (path !== undefined && pattern === '') problems.argPattern = 'Give the pattern the argument must match (a regular expression, e.g. ^/etc/).';
   if (pattern !== '') {
-    // What the proxy will refuse (lib/rules-match.ts), said beside the field before saving.
+    // What the proxy will refuse (lib/rules/match.ts), said beside the field before saving.
     const read = readPattern(pattern);
     if (!read.ok) problems.argPattern = `This pattern ${read.problem}`;
   }

@@ -6,7 +6,7 @@
  */
 import { useId, useState, type ReactNode } from 'react';
 import { ACTION_FIELDS, ACTION_LABELS, checkDraft, DIRECTION_LABELS, KIND_LABELS, type RuleDraft, type RuleField } from './rule-form-model.ts';
-import type { Rule, RuleActionType } from '../../lib/rules-types.ts';
+import type { Rule, RuleActionType } from '../../lib/model/rules.ts';
 import { buttonClass, inputClass, labelClass, Note, primaryButtonClass } from '../ui/ui.tsx';
 
 export interface RuleFormProps {

@@ -1,9 +1,9 @@
 /**
  * Interception rules and holds in plain words, for the Intercept tab (issue 13): "Pause requests
  * tools/call “echo” to the server". Pure, so that the words are tested apart from the page. The
- * rule format is lib/rules-types.ts; the words follow docs/rules.md.
+ * rule format is lib/model/rules.ts; the words follow docs/rules.md.
  */
-import type { Direction, HoldEnd, Rule, RuleAction, RuleMatch } from '../../lib/rules-types.ts';
+import type { Direction, HoldEnd, Rule, RuleAction, RuleMatch } from '../../lib/model/rules.ts';
 
 const KINDS: Record<NonNullable<RuleMatch['kind']>, string> = { any: 'frames', request: 'requests', response: 'responses', notification: 'notifications' };
 const DIRECTIONS: Record<NonNullable<RuleMatch['direction']>, string> = { both: '', 'to-server': ' to the server', 'to-client': ' to the client' };

@@ -5,7 +5,7 @@
  * is handed up whole, and is saved with the workspace.
  */
 import { useState, type ReactNode } from 'react';
-import type { Rule } from '../../lib/rules-types.ts';
+import type { Rule } from '../../lib/model/rules.ts';
 import { RuleForm } from './rule-form.tsx';
 import { draftOf, EMPTY_DRAFT, freshRuleId } from './rule-form-model.ts';
 import { describeRule, ruleTitle } from './rule-words.ts';

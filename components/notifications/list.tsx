@@ -6,7 +6,7 @@
  * 2026-07-28 one (where `logging/setLevel` is deprecated).
  */
 import type { ReactNode } from 'react';
-import { LOG_LEVELS, type NotificationSummary } from '../../lib/trace-notifications.ts';
+import { LOG_LEVELS, type NotificationSummary } from '../../lib/trace/notifications.ts';
 import { Text } from '../ui/text.tsx';
 import { inputClass, Note } from '../ui/ui.tsx';
 import { VirtualList } from '../ui/virtual-list.tsx';

@@ -4,7 +4,7 @@
  * signing in, `Forget credentials`, and the guided flow's step cards (oauth-steps.tsx).
  */
 import { useState, type FormEvent, type ReactNode } from 'react';
-import type { GuidedFlow, OAuthSettings, OAuthState } from '../../lib/wire-oauth.ts';
+import type { GuidedFlow, OAuthSettings, OAuthState } from '../../lib/wire/oauth.ts';
 import { GuidedSteps, safeWebUrl } from './steps.tsx';
 import { Text } from '../ui/text.tsx';
 import { Badge, buttonClass, inputClass, labelClass, Note, Panel, primaryButtonClass, type Tone } from '../ui/ui.tsx';

@@ -5,7 +5,7 @@
  * view. Everything in a card came from a server or from the proxy's reading of one: text only.
  */
 import type { ReactNode } from 'react';
-import type { GuidedExchange, GuidedFlow, GuidedStep } from '../../lib/wire-oauth.ts';
+import type { GuidedExchange, GuidedFlow, GuidedStep } from '../../lib/wire/oauth.ts';
 import { Pre, Text } from '../ui/text.tsx';
 import { Badge, primaryButtonClass, type Tone } from '../ui/ui.tsx';
 

@@ -4,8 +4,8 @@
  */
 import Form from '@rjsf/core';
 import { useMemo, useState, type ReactNode } from 'react';
-import { elicitContent, type ElicitAction, type ElicitationView } from '../../lib/elicitation.ts';
-import { checkInputSchema } from '../../lib/tool-schema.ts';
+import { elicitContent, type ElicitAction, type ElicitationView } from '../../lib/client/elicitation.ts';
+import { checkInputSchema } from '../../lib/schema/tool-schema.ts';
 import { validatorFor } from '../tools/rjsf-validator.ts';
 import { Pre, Text } from '../ui/text.tsx';
 import { Badge, buttonClass, Note, primaryButtonClass } from '../ui/ui.tsx';

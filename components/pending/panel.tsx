@@ -5,10 +5,10 @@
  * the card says which call asked (`via`), and is answered with the same forms.
  */
 import { useState, type ReactNode } from 'react';
-import type { ElicitAction, ElicitationView } from '../../lib/elicitation.ts';
-import type { SamplingDraft, SamplingPreset, SamplingView } from '../../lib/sampling.ts';
-import { formatAge } from '../../lib/server-requests.ts';
-import type { RpcError, ServerRequest } from '../../lib/wire.ts';
+import type { ElicitAction, ElicitationView } from '../../lib/client/elicitation.ts';
+import type { SamplingDraft, SamplingPreset, SamplingView } from '../../lib/client/sampling.ts';
+import { formatAge } from '../../lib/client/server-requests.ts';
+import type { RpcError, ServerRequest } from '../../lib/wire/wire.ts';
 import { ElicitationRequest } from './elicitation-request.tsx';
 import { SamplingAsk, type SamplingAskView } from './sampling-ask.tsx';
 import { SamplingReply, type Suggestion } from './sampling-reply.tsx';
@@ -16,7 +16,7 @@ import { SamplingRequestView } from './sampling-request.tsx';
 import { Pre, Text } from '../ui/text.tsx';
 import { Badge, buttonClass, Note, type Tone } from '../ui/ui.tsx';
 import { useNow } from '../ui/use-now.ts';
-import { formatJson } from '../../lib/safe-json.ts';
+import { formatJson } from '../../lib/json/safe-json.ts';
 
 export type PendingAnswer = { ok: true; result: Record<string, unknown> } | { ok: false; error: RpcError };
 

@@ -1,6 +1,6 @@
 /** The user's answer to a sampling request — typed by hand or suggested by a model — text, image or tool use; or a rejection. */
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
-import { applyPreset, buildSamplingResult, DEFAULT_DRAFT, STOP_REASONS, type ReplyKind, type SamplingDraft, type SamplingPreset, type SamplingView } from '../../lib/sampling.ts';
+import { applyPreset, buildSamplingResult, DEFAULT_DRAFT, STOP_REASONS, type ReplyKind, type SamplingDraft, type SamplingPreset, type SamplingView } from '../../lib/client/sampling.ts';
 import { Text } from '../ui/text.tsx';
 import { buttonClass, inputClass, labelClass, primaryButtonClass } from '../ui/ui.tsx';
 

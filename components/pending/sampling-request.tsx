@@ -1,10 +1,10 @@
 /** What a server asked of the LLM in `sampling/createMessage`: the conversation and its settings. */
 import type { ReactNode } from 'react';
-import type { ModelPreferencesView, SamplingBlock, SamplingView } from '../../lib/sampling.ts';
+import type { ModelPreferencesView, SamplingBlock, SamplingView } from '../../lib/client/sampling.ts';
 import { ResultBlockView } from '../results/blocks.tsx';
 import { Pre, Text } from '../ui/text.tsx';
 import { Badge, Note } from '../ui/ui.tsx';
-import { formatJson, stringifySafe } from '../../lib/safe-json.ts';
+import { formatJson, stringifySafe } from '../../lib/json/safe-json.ts';
 
 function json(value: unknown): string {
   return formatJson(value).text;

@@ -6,8 +6,8 @@
  * result text follows. Failures are the loop's own sentences, shown where they happened.
  */
 import type { ReactNode } from 'react';
-import type { CallStatus, CallStep, LoopState, Turn } from '../../lib/playground-loop.ts';
-import { callsOf, resultText, textOf, type Usage } from '../../lib/playground-types.ts';
+import type { CallStatus, CallStep, LoopState, Turn } from '../../lib/playground/loop.ts';
+import { callsOf, resultText, textOf, type Usage } from '../../lib/playground/types.ts';
 import { Pre } from '../ui/text.tsx';
 import { Badge, buttonClass, primaryButtonClass, type Tone } from '../ui/ui.tsx';
 

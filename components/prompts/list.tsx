@@ -1,6 +1,6 @@
 /** Prompts the server listed, with their arguments; one is selected to fill in and get. */
 import { useState, type ReactNode } from 'react';
-import type { PromptEntry } from '../../lib/catalog.ts';
+import type { PromptEntry } from '../../lib/client/catalog.ts';
 import { IconImage } from '../ui/icon.tsx';
 import { Text } from '../ui/text.tsx';
 import { Badge, inputClass, Note } from '../ui/ui.tsx';

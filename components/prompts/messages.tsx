@@ -1,8 +1,8 @@
 /** A `prompts/get` result as a conversation: who says what (text, images, audio, embedded resources). */
 import { useMemo, type ReactNode } from 'react';
-import { normalisePromptResult } from '../../lib/prompt-messages.ts';
-import { formatDuration } from '../../lib/trace.ts';
-import type { LoupeError, RpcError } from '../../lib/wire.ts';
+import { normalisePromptResult } from '../../lib/content/prompt-messages.ts';
+import { formatDuration } from '../../lib/trace/trace.ts';
+import type { LoupeError, RpcError } from '../../lib/wire/wire.ts';
 import { ResultBlockView } from '../results/blocks.tsx';
 import { Pre, Text } from '../ui/text.tsx';
 import { Badge, Note } from '../ui/ui.tsx';

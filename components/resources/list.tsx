@@ -3,9 +3,9 @@
  * icon, MIME type, size, and marks for subscriptions and `notifications/resources/updated`.
  */
 import { useState, type ReactNode } from 'react';
-import type { ResourceEntry, TemplateEntry } from '../../lib/catalog.ts';
-import type { IconView } from '../../lib/icons.ts';
-import { formatSize } from '../../lib/trace.ts';
+import type { ResourceEntry, TemplateEntry } from '../../lib/client/catalog.ts';
+import type { IconView } from '../../lib/content/icons.ts';
+import { formatSize } from '../../lib/trace/trace.ts';
 import { IconImage } from '../ui/icon.tsx';
 import { Text } from '../ui/text.tsx';
 import { Badge, inputClass, Note } from '../ui/ui.tsx';

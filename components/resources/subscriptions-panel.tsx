@@ -7,7 +7,7 @@
  * https://modelcontextprotocol.io/specification/2026-07-28/basic/utilities/subscriptions
  */
 import { useId, useState, type ReactNode } from 'react';
-import type { ListenState, SubscriptionFilter } from '../../lib/wire-base.ts';
+import type { ListenState, SubscriptionFilter } from '../../lib/wire/base.ts';
 import { draftFromFilter, filterFromDraft, isEmptyFilter, listenWords, type SubscriptionDraft } from '../connection/protocol-model.ts';
 import { Text } from '../ui/text.tsx';
 import { buttonClass, inputClass, labelClass, Note, primaryButtonClass } from '../ui/ui.tsx';

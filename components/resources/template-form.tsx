@@ -1,6 +1,6 @@
 /** A resource template's variables, with the server's completions, and the URI they expand to. */
 import { useMemo, type FormEvent, type ReactNode } from 'react';
-import { expandTemplate, templateVariables } from '../../lib/uri-template.ts';
+import { expandTemplate, templateVariables } from '../../lib/client/uri-template.ts';
 import { CompletionInput, type Suggestions } from '../ui/completion-input.tsx';
 import type { TemplateItem } from './list.tsx';
 import { Text } from '../ui/text.tsx';

@@ -4,10 +4,10 @@
  * script runs and nothing is fetched), images, audio, and any blob as bytes to download.
  */
 import { useMemo, useState, type ReactNode } from 'react';
-import { decodeBase64 } from '../../lib/media.ts';
-import { normaliseResourceContents, type EmbeddedResource } from '../../lib/tool-result.ts';
-import { formatDuration, formatSize } from '../../lib/trace.ts';
-import type { LoupeError, RpcError } from '../../lib/wire.ts';
+import { decodeBase64 } from '../../lib/content/media.ts';
+import { normaliseResourceContents, type EmbeddedResource } from '../../lib/content/tool-result.ts';
+import { formatDuration, formatSize } from '../../lib/trace/trace.ts';
+import type { LoupeError, RpcError } from '../../lib/wire/wire.ts';
 import { downloadData, fileNameFor } from '../ui/download.ts';
 import { MarkdownView } from '../ui/markdown-view.tsx';
 import { ResourceBody } from '../results/blocks.tsx';

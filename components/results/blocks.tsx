@@ -4,14 +4,14 @@
  * embedded resources with size, MIME type and download. A bad block is flagged and shown raw.
  */
 import type { ReactNode } from 'react';
-import type { BlockAnnotations, EmbeddedResource, ResultBlock } from '../../lib/tool-result.ts';
-import { decodeBase64 } from '../../lib/media.ts';
-import { formatSize } from '../../lib/trace.ts';
+import type { BlockAnnotations, EmbeddedResource, ResultBlock } from '../../lib/content/tool-result.ts';
+import { decodeBase64 } from '../../lib/content/media.ts';
+import { formatSize } from '../../lib/trace/trace.ts';
 import { downloadData, fileNameFor } from '../ui/download.ts';
 import { Pre, Text } from '../ui/text.tsx';
 import { TextView } from '../ui/text-view.tsx';
 import { Badge, buttonClass } from '../ui/ui.tsx';
-import { formatJson } from '../../lib/safe-json.ts';
+import { formatJson } from '../../lib/json/safe-json.ts';
 
 const boxClass = 'rounded-md border border-zinc-200 p-2 dark:border-zinc-700';
 const small = `${buttonClass} !px-2 !py-0.5 !text-xs`;

@@ -4,7 +4,7 @@
  * Every key and string is text.
  */
 import { useMemo, useState, type ReactNode } from 'react';
-import { compactJson, jsonDepth, MAX_PRETTY_DEPTH, tooDeepNote } from '../../lib/safe-json.ts';
+import { compactJson, jsonDepth, MAX_PRETTY_DEPTH, tooDeepNote } from '../../lib/json/safe-json.ts';
 import { Text } from '../ui/text.tsx';
 
 /** Entries shown per object or array before "show more". */

@@ -4,12 +4,12 @@
  * SDK would throw and hide it), `isError` as an error, failures in plain words.
  */
 import { useMemo, type ReactNode } from 'react';
-import type { SchemaCheck } from '../../lib/tool-schema.ts';
-import { validationIssues } from '../../lib/tool-schema.ts';
-import { formatJson } from '../../lib/safe-json.ts';
-import { normaliseToolResult } from '../../lib/tool-result.ts';
-import { formatDuration } from '../../lib/trace.ts';
-import type { LoupeError, RpcError } from '../../lib/wire.ts';
+import type { SchemaCheck } from '../../lib/schema/tool-schema.ts';
+import { validationIssues } from '../../lib/schema/tool-schema.ts';
+import { formatJson } from '../../lib/json/safe-json.ts';
+import { normaliseToolResult } from '../../lib/content/tool-result.ts';
+import { formatDuration } from '../../lib/trace/trace.ts';
+import type { LoupeError, RpcError } from '../../lib/wire/wire.ts';
 import { CallProgress, type ProgressInfo } from '../tools/call-progress.tsx';
 import { ResultJsonTree } from './json-tree.tsx';
 import { ResultBlockView } from './blocks.tsx';

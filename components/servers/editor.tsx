@@ -4,8 +4,8 @@
  * buttons are named apart from the connection panel's `Connect` / `Cancel` (docs/contract.md).
  */
 import type { ReactNode } from 'react';
-import type { ServerConfig } from '../../lib/server-config-types.ts';
-import type { ClientCapabilityChoice } from '../../lib/wire.ts';
+import type { ServerConfig } from '../../lib/model/server-config.ts';
+import type { ClientCapabilityChoice } from '../../lib/wire/wire.ts';
 import { ConnectionForm, type ClientOptions, type Secrets } from '../connection/form.tsx';
 import { buttonClass, Panel } from '../ui/ui.tsx';
 

@@ -1,11 +1,11 @@
 /**
- * One server as text to copy (issue 9, item 5): the four forms of lib/config-export.ts, each in a
+ * One server as text to copy (issue 9, item 5): the four forms of lib/config/export.ts, each in a
  * read-only box with a Copy button. The page only ever holds secrets as references
  * (`${input:…}` / `${env:…}`), so that is all an export can contain.
  */
 import { useId, useState, type ReactNode } from 'react';
-import { EXPORT_FORMATS, exportServer, type ExportFormat } from '../../lib/config-export.ts';
-import type { InputDecl, WorkspaceServer } from '../../lib/workspace.ts';
+import { EXPORT_FORMATS, exportServer, type ExportFormat } from '../../lib/config/export.ts';
+import type { InputDecl, WorkspaceServer } from '../../lib/workspace/workspace.ts';
 import { Text } from '../ui/text.tsx';
 import { buttonClass, inputClass, Panel } from '../ui/ui.tsx';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseImport, type WorkspaceServer } from '../../lib/workspace.ts';
+import { parseImport, type WorkspaceServer } from '../../lib/workspace/workspace.ts';
 import { previewImport } from './import-preview.ts';
 
 const existing = (name: string): WorkspaceServer => ({ name, config: { kind: 'stdio', name, command: 'x', args: [], env: {} }, disabled: false, secretEnv: [], secretHeaders: [], extras: {} });

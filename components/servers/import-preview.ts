@@ -1,9 +1,9 @@
 /**
  * What an import would add (issue 9, item 5), before anything changes: the servers (clashing names
  * renamed NAME-2 …) and the notes, or the error in the CLI's words — a file's error starts with
- * the file, as proxy/cli-target.ts says it (`FILE: Server "X": why`).
+ * the file, as proxy/command-line/target.ts says it (`FILE: Server "X": why`).
  */
-import { mergeServers, parseImport, type Result, type WorkspaceServer } from '../../lib/workspace.ts';
+import { mergeServers, parseImport, type Result, type WorkspaceServer } from '../../lib/workspace/workspace.ts';
 
 export interface ImportPreview {
   servers: WorkspaceServer[];

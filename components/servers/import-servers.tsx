@@ -5,8 +5,8 @@
  * Nothing changes until the import is confirmed.
  */
 import { useId, useMemo, useState, type ReactNode } from 'react';
-import type { WorkspaceServer } from '../../lib/workspace.ts';
-import type { ConfigLocation } from '../../lib/wire.ts';
+import type { WorkspaceServer } from '../../lib/workspace/workspace.ts';
+import type { ConfigLocation } from '../../lib/wire/wire.ts';
 import { previewImport } from './import-preview.ts';
 import { Text } from '../ui/text.tsx';
 import { Badge, buttonClass, inputClass, labelClass, Note, Panel, primaryButtonClass } from '../ui/ui.tsx';

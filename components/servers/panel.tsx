@@ -5,7 +5,7 @@
  * entries (one tab stop, roving tabindex); Enter or Space selects.
  */
 import { useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
-import type { SessionStatus } from '../../lib/wire.ts';
+import type { SessionStatus } from '../../lib/wire/wire.ts';
 import { Text } from '../ui/text.tsx';
 import { Badge, buttonClass } from '../ui/ui.tsx';
 

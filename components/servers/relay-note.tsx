@@ -4,7 +4,7 @@
  * of its own there, so it lists nothing (a list request would fail); the traffic is in the History.
  */
 import type { ReactNode } from 'react';
-import type { SessionInfo } from '../../lib/wire.ts';
+import type { SessionInfo } from '../../lib/wire/wire.ts';
 import { Note } from '../ui/ui.tsx';
 
 type Relay = NonNullable<SessionInfo['relay']>;

@@ -4,7 +4,7 @@
  * (`${input:NAME}`), and a reference sent back unchanged keeps the value the proxy holds.
  */
 import type { ReactNode } from 'react';
-import { parseEnvLines, parseHeaderLines } from '../../lib/command-line.ts';
+import { parseEnvLines, parseHeaderLines } from '../../lib/config/command-line.ts';
 import type { ConnectionFields } from '../connection/form-model.ts';
 
 export interface Secrets {

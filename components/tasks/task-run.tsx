@@ -3,7 +3,7 @@
  * as a task with its live status, and a one-click retry as a task when a call without one failed.
  */
 import type { ReactNode } from 'react';
-import type { TaskInfo, TaskSupport } from '../../lib/tasks.ts';
+import type { TaskInfo, TaskSupport } from '../../lib/client/tasks.ts';
 import { StatusBadge, TaskResultBlocks, type TaskOutcome } from './view.tsx';
 import { Text } from '../ui/text.tsx';
 import { Badge, buttonClass, Note } from '../ui/ui.tsx';

@@ -1,13 +1,13 @@
 /** The Tasks tab: every task of the session with its status, its result, and Cancel. */
 import { useMemo, type ReactNode } from 'react';
-import type { TaskInfo } from '../../lib/tasks.ts';
-import { normaliseToolResult } from '../../lib/tool-result.ts';
-import { formatDuration } from '../../lib/trace.ts';
-import type { LoupeError, RpcError } from '../../lib/wire.ts';
+import type { TaskInfo } from '../../lib/client/tasks.ts';
+import { normaliseToolResult } from '../../lib/content/tool-result.ts';
+import { formatDuration } from '../../lib/trace/trace.ts';
+import type { LoupeError, RpcError } from '../../lib/wire/wire.ts';
 import { ResultBlockView } from '../results/blocks.tsx';
 import { Pre, Text } from '../ui/text.tsx';
 import { Badge, buttonClass, Note, Panel, type Tone } from '../ui/ui.tsx';
-import { formatJson } from '../../lib/safe-json.ts';
+import { formatJson } from '../../lib/json/safe-json.ts';
 
 export type TaskOutcome = { ok: true; result: unknown; durationMs: number } | { ok: false; error: RpcError | LoupeError; durationMs: number };
 

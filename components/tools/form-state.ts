@@ -4,7 +4,7 @@
  * parse). Hooks only; the markup is tool-form.tsx.
  */
 import { useRef, useState } from 'react';
-import { validationIssues, type SchemaCheck, type ValidationIssue } from '../../lib/tool-schema.ts';
+import { validationIssues, type SchemaCheck, type ValidationIssue } from '../../lib/schema/tool-schema.ts';
 import type { JsonFieldContext } from './json-field.tsx';
 
 export interface ArgumentsState {

@@ -5,8 +5,8 @@
  * able to send what a buggy client would). A tool with an unusable schema runs from the JSON editor.
  */
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
-import { synthArguments } from '../../lib/schema-synth.ts';
-import { errorSchemaOf, type ToolEntry } from '../../lib/tool-schema.ts';
+import { synthArguments } from '../../lib/schema/synth.ts';
+import { errorSchemaOf, type ToolEntry } from '../../lib/schema/tool-schema.ts';
 import { ErrorBoundary } from '../ui/error-boundary.tsx';
 import { SaveCall } from './save-call.tsx';
 import { Text } from '../ui/text.tsx';
@@ -111,7 +111,7 @@ export function ToolForm(props: ToolFormProps): ReactNode {
     }
   };
   const [fillNote, setFillNote] = useState<string>();
-  // The arguments --smoke would send (lib/schema-synth.ts), so what the CLI tries can be tried here.
+  // The arguments --smoke would send (lib/schema/synth.ts), so what the CLI tries can be tried here.
   const fillExample = () => {
     guard.dismiss();
     const made = synthArguments(tool.inputSchema, check);

@@ -1,6 +1,6 @@
 /** The selected tool: name, title, icon, description, annotation badges, and what of its schema the form cannot do. */
 import type { ReactNode } from 'react';
-import type { ToolEntry } from '../../lib/tool-schema.ts';
+import type { ToolEntry } from '../../lib/schema/tool-schema.ts';
 import { IconImage, IconNote } from '../ui/icon.tsx';
 import { Pre, Text } from '../ui/text.tsx';
 import { HintBadges } from './list.tsx';

@@ -5,7 +5,7 @@
  */
 import type { FieldProps } from '@rjsf/utils';
 import { useState, type ReactNode } from 'react';
-import { fallbackReason, fromEditorText, toEditorText } from '../../lib/json-schema-form.ts';
+import { fallbackReason, fromEditorText, toEditorText } from '../../lib/schema/form.ts';
 import { Text } from '../ui/text.tsx';
 
 /** Shared through rjsf's formContext: the JSON fields whose text does not parse (the form must not send). */

@@ -1,7 +1,7 @@
 /** The tools the server listed: a count, a filter, and one button per tool. */
 import { useId, useState, type ReactNode } from 'react';
-import { taskSupportOf } from '../../lib/tasks.ts';
-import type { ToolEntry, ToolHints } from '../../lib/tool-schema.ts';
+import { taskSupportOf } from '../../lib/client/tasks.ts';
+import type { ToolEntry, ToolHints } from '../../lib/schema/tool-schema.ts';
 import { IconImage } from '../ui/icon.tsx';
 import { TaskSupportBadge } from '../tasks/task-run.tsx';
 import { Text } from '../ui/text.tsx';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkInputSchema, validateArguments } from '../../lib/tool-schema.ts';
+import { checkInputSchema, validateArguments } from '../../lib/schema/tool-schema.ts';
 import { validatorFor } from './rjsf-validator.ts';
 
 const draft07 = {

@@ -1,12 +1,12 @@
 /**
- * The rjsf validator for forms drawn from a checked schema (lib/tool-schema.ts): Ajv, one per
- * dialect (the page's CSP allows its code generation). lib/json-schema-validation.ts configures its
+ * The rjsf validator for forms drawn from a checked schema (lib/schema/tool-schema.ts): Ajv, one per
+ * dialect (the page's CSP allows its code generation). lib/schema/validation.ts configures its
  * own Ajv the same way, so the form and the argument check agree.
  */
 import type { ValidatorType } from '@rjsf/utils';
 import { customizeValidator, type CustomValidatorOptionsType } from '@rjsf/validator-ajv8';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import type { Dialect, SchemaCheck } from '../../lib/tool-schema.ts';
+import type { Dialect, SchemaCheck } from '../../lib/schema/tool-schema.ts';
 
 const validators = new Map<Dialect, ValidatorType>();
 

@@ -4,7 +4,7 @@
  * one before it, the changed ones marked `changed` with the differing lines highlighted.
  */
 import { useId, useState, type ReactNode } from 'react';
-import type { SavedCall } from '../../lib/workspace.ts';
+import type { SavedCall } from '../../lib/workspace/workspace.ts';
 import { Text } from '../ui/text.tsx';
 import { Badge, buttonClass, inputClass, labelClass, Note, primaryButtonClass } from '../ui/ui.tsx';
 

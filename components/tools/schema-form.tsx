@@ -6,7 +6,7 @@
 import Form from '@rjsf/core';
 import type { ErrorSchema, RJSFSchema } from '@rjsf/utils';
 import { useMemo, type ReactNode } from 'react';
-import type { SchemaCheck } from '../../lib/tool-schema.ts';
+import type { SchemaCheck } from '../../lib/schema/tool-schema.ts';
 import { validatorFor } from './rjsf-validator.ts';
 import { ToolJsonField, type JsonFieldContext } from './json-field.tsx';
 

@@ -3,7 +3,7 @@
  * its CSP); anything else is a placeholder that names the URL as text.
  */
 import type { ReactNode } from 'react';
-import type { IconView } from '../../lib/icons.ts';
+import type { IconView } from '../../lib/content/icons.ts';
 import { Text } from './text.tsx';
 
 export function IconImage({ icons, size = 20, showUrl = false }: { icons: readonly IconView[]; size?: number; showUrl?: boolean }): ReactNode {

@@ -1,6 +1,6 @@
-/** Markdown as text-only elements (lib/markdown.ts): no HTML passes, links show their address, images are named. */
+/** Markdown as text-only elements (lib/content/markdown.ts): no HTML passes, links show their address, images are named. */
 import { Fragment, useMemo, type ReactNode } from 'react';
-import { parseMarkdown, type MdBlock, type MdInline } from '../../lib/markdown.ts';
+import { parseMarkdown, type MdBlock, type MdInline } from '../../lib/content/markdown.ts';
 import { Pre, Text } from './text.tsx';
 
 function Inline({ parts }: { parts: readonly MdInline[] }): ReactNode {

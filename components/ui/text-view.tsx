@@ -4,8 +4,8 @@
  * with a switch back to the raw text.
  */
 import { useMemo, useState, type ReactNode } from 'react';
-import { prettyJson } from '../../lib/tool-result.ts';
-import { formatSize } from '../../lib/trace.ts';
+import { prettyJson } from '../../lib/content/tool-result.ts';
+import { formatSize } from '../../lib/trace/trace.ts';
 import { downloadData } from './download.ts';
 import { Pre } from './text.tsx';
 import { TextWindow } from './text-window.tsx';

@@ -1,10 +1,10 @@
 /**
- * All of a huge text, drawn a window at a time: lines (lib/text-lines.ts) at a fixed height, only
+ * All of a huge text, drawn a window at a time: lines (lib/content/text-lines.ts) at a fixed height, only
  * those in view in the DOM. 20 MB scroll like 20 KB; a read-only text area of the same size takes
  * Chrome seconds to lay out.
  */
 import { useMemo, useState, type ReactNode } from 'react';
-import { textLines } from '../../lib/text-lines.ts';
+import { textLines } from '../../lib/content/text-lines.ts';
 import { visibleText } from './text.tsx';
 
 const LINE = 16;

@@ -1,0 +1,57 @@
+/**
+ * What `mcp-loupe --cli` prints on stdout (issue 10): the JSON-RPC `result` as pretty JSON (the
+ * default), one line (`--format json`), or the text content alone (`--format text`: a tool's text
+ * blocks, a resource's text contents, a prompt's text messages — what a shell pipeline wants).
+ */
+import { compactJson, formatJson } from '../json/safe-json.ts';
+
+export type OutputFormat = 'pretty' | 'json' | 'text';
+
+const record = (value: unknown): Record<string, unknown> | undefined =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+
+function textOfBlock(block: unknown): string | undefined {
+  const b = record(block);
+  if (!b) return undefined;
+  if (b.type === 'text' && typeof b.text === 'string') return b.text;
+  // An embedded text resource reads as its text; other blocks are named, not dumped.
+  const resource = record(b.resource);
+  if (b.type === 'resource' && typeof resource?.text === 'string') return resource.text;
+  if (typeof b.type === 'string') return `[${b.type}${typeof b.mimeType === 'string' ? ` ${b.mimeType}` : ''}${typeof b.uri === 'string' ? ` ${b.uri}` : ''}]`;
+  return undefined;
+}
+
+/** The text content of a result, or undefined when it has none (then JSON is printed). */
+export function resultText(method: string, result: unknown): string | undefined {
+  const r = record(result);
+  if (!r) return undefined;
+  const lines: string[] = [];
+  if (method === 'tools/call' && Array.isArray(r.content)) {
+    for (const block of r.content) {
+      const text = textOfBlock(block);
+      if (text !== undefined) lines.push(text);
+    }
+  } else if (method === 'resources/read' && Array.isArray(r.contents)) {
+    for (const content of r.contents) {
+      const c = record(content);
+      if (typeof c?.text === 'string') lines.push(c.text);
+      else if (typeof c?.blob === 'string') lines.push(`[blob ${typeof c.mimeType === 'string' ? c.mimeType : ''} ${c.blob.length} base64 chars]`.replace('  ', ' '));
+    }
+  } else if (method === 'prompts/get' && Array.isArray(r.messages)) {
+    for (const message of r.messages) {
+      const m = record(message);
+      const text = textOfBlock(m?.content);
+      if (text !== undefined) lines.push(`${typeof m?.role === 'string' ? m.role : 'message'}: ${text}`);
+    }
+  } else return undefined;
+  return lines.join('\n');
+}
+
+/** The whole stdout text for a result, newline-terminated. */
+export function formatResult(method: string, result: unknown, format: OutputFormat): string {
+  if (format === 'text') {
+    const text = resultText(method, result);
+    if (text !== undefined) return text.endsWith('\n') || text === '' ? text : `${text}\n`;
+  }
+  return `${format === 'json' ? compactJson(result) : formatJson(result).text}\n`;
+}

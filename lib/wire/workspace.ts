@@ -1,0 +1,39 @@
+/** The workspace on the wire (lib/wire/wire.ts). */
+import { z } from 'zod';
+import { InputDeclSchema, SavedCallSchema } from '../model/workspace-schemas.ts';
+
+// ---------------------------------------------------------------------------------------------
+// Workspace (issue 9): the servers of one file, Loupe's extras, and the inputs it still needs.
+
+// One definition of each, shared with the file format (lib/model/workspace-schemas.ts is a zod-only leaf).
+export { InputDeclSchema, SavedCallSchema };
+export type WireSavedCall = z.infer<typeof SavedCallSchema>;
+export type WireInputDecl = z.infer<typeof InputDeclSchema>;
+
+export const WorkspaceStateSchema = z.object({
+  /** The file the workspace was read from or saved to (absent: never saved). */
+  path: z.string().optional(),
+  flavour: z.enum(['mcpServers', 'servers']),
+  /** Saved calls per session id. */
+  savedCalls: z.record(z.string(), z.array(SavedCallSchema)),
+  /** Inputs some server waits for (its status is `disconnected` with a note until `provide-inputs`). */
+  inputsNeeded: z.array(InputDeclSchema),
+  /** Plain notes for the user, each naming its server (renames, ignored keys, placeholders). */
+  notes: z.array(z.string()),
+  /** How many ended watched sessions (gateway clients that left, detached taps) were forgotten beyond the cap. */
+  prunedSessions: z.number().int().nonnegative().optional(),
+});
+export type WorkspaceState = z.infer<typeof WorkspaceStateSchema>;
+
+/** A known config file of an MCP host on this machine (read-only: Loupe never writes it). */
+export const ConfigLocationSchema = z.object({
+  app: z.string(),
+  path: z.string(),
+  /** How many servers it holds, when it parsed. */
+  servers: z.number().optional(),
+  /** Its text, to import from. */
+  text: z.string().optional(),
+  /** Why it could not be read or parsed. */
+  error: z.string().optional(),
+});
+export type ConfigLocation = z.infer<typeof ConfigLocationSchema>;

@@ -1,0 +1,134 @@
+/**
+ * Which trace events each tab receives (issue 9, lib/wire/wire.ts `subscribe`), and the proxy's one
+ * batching step: events recorded within FLUSH_DELAY_MS go out as one `events` message per tab.
+ * A tab gets full events for the sessions it subscribed to and only `stats` (counts) for the
+ * others; until it subscribes, it gets everything (a page that never subscribes still works).
+ */
+import type { WebSocket } from 'ws';
+import type { ServerMessage, TraceEvent, TraceStats } from '../../../lib/wire/wire.ts';
+import { serialise } from './messages.ts';
+
+/**
+ * A few milliseconds of coalescing: a request's frames go out in one message after its response
+ * (not in the way of it), and a flood costs one message per window. This is the only batching
+ * step between the tap and the page: the page applies each message as it comes (issue 9).
+ */
+export const FLUSH_DELAY_MS = 4;
+
+interface Tab {
+  /** `default`: never subscribed (everything); `all`: subscribed to `*`; `some`: the sessions in `full`. */
+  mode: 'default' | 'all' | 'some';
+  /** Sessions whose whole trace this tab has had since a trace-reset (or since they were created). */
+  full: Set<string>;
+}
+
+export interface FeedDeps {
+  sendText(ws: WebSocket, text: string): void;
+  stats(session: string): TraceStats | undefined;
+  events(session: string): TraceEvent[] | undefined;
+  sessionIds(): string[];
+}
+
+export class TabFeed {
+  private readonly tabs = new Map<WebSocket, Tab>();
+  private pending: TraceEvent[] = [];
+  /** Sessions with events in `pending` (kept as they are queued: no pass over the batch to find them). */
+  private touched = new Set<string>();
+  private readonly droppedSent = new Map<string, number>();
+  private flushScheduled = false;
+
+  constructor(private readonly deps: FeedDeps) {}
+
+  get size(): number {
+    return this.tabs.size;
+  }
+
+  tabList(): IterableIterator<WebSocket> {
+    return this.tabs.keys();
+  }
+
+  add(ws: WebSocket): void {
+    this.tabs.set(ws, { mode: 'default', full: new Set() });
+  }
+
+  delete(ws: WebSocket): void {
+    this.tabs.delete(ws);
+  }
+
+  /** A new session: tabs subscribed to `*` get its whole trace live from its first event. */
+  sessionCreated(id: string): void {
+    for (const tab of this.tabs.values()) if (tab.mode === 'all') tab.full.add(id);
+  }
+
+  sessionRemoved(id: string): void {
+    this.flush();
+    this.droppedSent.delete(id);
+    for (const tab of this.tabs.values()) tab.full.delete(id);
+  }
+
+  /**
+   * Replaces the tab's set. Events queued so far go out first (under the old set); then every
+   * newly subscribed session gets a `trace-reset` with all that was kept, and live events after it.
+   */
+  subscribe(ws: WebSocket, sessions: string[]): void {
+    const tab = this.tabs.get(ws);
+    if (!tab) return;
+    this.flush();
+    const all = sessions.includes('*');
+    const known = this.deps.sessionIds();
+    const wanted = all ? known : known.filter((id) => sessions.includes(id));
+    for (const id of [...tab.full]) if (!wanted.includes(id)) tab.full.delete(id);
+    for (const id of wanted) {
+      if (tab.full.has(id)) continue;
+      tab.full.add(id);
+      const events = this.deps.events(id) ?? [];
+      const stats = this.deps.stats(id) ?? { session: id, kept: events.length, dropped: 0 };
+      this.deps.sendText(ws, serialise({ type: 'trace-reset', session: id, events, stats }));
+    }
+    tab.mode = all ? 'all' : 'some';
+  }
+
+  queue(event: TraceEvent): void {
+    this.pending.push(event);
+    this.touched.add(event.session);
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setTimeout(() => this.flush(), FLUSH_DELAY_MS);
+  }
+
+  /** Sends what is queued: one text for every tab that takes everything, one per tab that picked sessions. */
+  flush(): void {
+    this.flushScheduled = false;
+    if (this.pending.length === 0) return;
+    const events = this.pending;
+    const touched = this.touched;
+    this.pending = [];
+    this.touched = new Set();
+    const changed = this.changedStats(touched);
+    let everything: string | undefined;
+    let counts: TraceStats[] | undefined;
+    for (const [ws, tab] of this.tabs) {
+      if (tab.mode !== 'some') {
+        everything ??= serialise(changed.length > 0 ? { type: 'events', events, stats: changed } : { type: 'events', events });
+        this.deps.sendText(ws, everything);
+        continue;
+      }
+      // Counts for every session in the batch: the tab shows them for the sessions it does not follow.
+      counts ??= [...touched].map((id) => this.deps.stats(id)).filter((s): s is TraceStats => s !== undefined);
+      const message: ServerMessage = { type: 'events', events: tab.full.size > 0 ? events.filter((e) => tab.full.has(e.session)) : [], stats: counts };
+      this.deps.sendText(ws, serialise(message));
+    }
+  }
+
+  /** Trace stats of the sessions in this batch whose dropped count moved: the page shows drops live. */
+  private changedStats(touched: Set<string>): TraceStats[] {
+    const out: TraceStats[] = [];
+    for (const id of touched) {
+      const stats = this.deps.stats(id);
+      if (!stats || stats.dropped === (this.droppedSent.get(id) ?? 0)) continue;
+      this.droppedSent.set(id, stats.dropped);
+      out.push(stats);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * The workspace messages of the wire protocol (issue 9, lib/wire/wire.ts): servers added, edited,
+ * removed and restarted from the page; the tab's subscriptions; saved calls; answers to
+ * `${input:}` prompts; saving the workspace file; the hosts' config files to import from.
+ */
+import type { WebSocket } from 'ws';
+import type { ClientMessage } from '../../../lib/wire/wire.ts';
+import { serializeWorkspace } from '../../../lib/workspace/workspace.ts';
+import { currentContext, knownLocations, listConfigLocations } from '../../system/config-locations.ts';
+import type { Hub } from './hub.ts';
+import { saveWorkspaceFile } from '../../engine/workspace-file.ts';
+
+const WORKSPACE_TYPES = new Set([
+  'add-server',
+  'update-server',
+  'remove-server',
+  'restart',
+  'subscribe',
+  'save-workspace',
+  'set-saved-calls',
+  'provide-inputs',
+  'list-config-locations',
+] as const);
+
+type WorkspaceType = typeof WORKSPACE_TYPES extends Set<infer T> ? T : never;
+export type WorkspaceMessage = Extract<ClientMessage, { type: WorkspaceType }>;
+
+export function isWorkspaceMessage(message: ClientMessage): message is WorkspaceMessage {
+  return WORKSPACE_TYPES.has(message.type as WorkspaceType);
+}
+
+export async function dispatchWorkspace(hub: Hub, ws: WebSocket, message: WorkspaceMessage): Promise<void> {
+  switch (message.type) {
+    case 'add-server':
+      return addServer(hub, ws, message);
+    case 'update-server':
+      return hub.withSession(ws, message.session, async (session) => {
+        const live = session.status === 'connected' || session.status === 'connecting';
+        hub.model.update(session.id, message);
+        session.setView(hub.model.view(session.id)!);
+        hub.broadcastWorkspace();
+        if (live) await hub.start(session, { clientCapabilities: message.clientCapabilities });
+        else session.announce();
+      });
+    case 'remove-server':
+      return hub.withSession(ws, message.session, (session) => hub.removeSession(session.id));
+    case 'restart':
+      return hub.withSession(ws, message.session, (session) => hub.start(session));
+    case 'subscribe':
+      return hub.subscribe(ws, message.sessions);
+    case 'set-saved-calls':
+      if (!hub.model.setSavedCalls(message.session, message.calls)) return hub.sendError(ws, { code: 'NO_SESSION', message: `No session ${message.session}.` });
+      return hub.broadcastWorkspace();
+    case 'provide-inputs':
+      return provideInputs(hub, message.values);
+    case 'save-workspace':
+      return saveWorkspace(hub, ws, message);
+    case 'list-config-locations': {
+      const locations = await listConfigLocations(currentContext(hub.cwd));
+      return hub.sendTo(ws, { type: 'config-locations', requestId: message.requestId, locations });
+    }
+  }
+}
+
+async function addServer(hub: Hub, ws: WebSocket, message: Extract<WorkspaceMessage, { type: 'add-server' }>): Promise<void> {
+  const { config, secretEnv, secretHeaders, clientCapabilities, roots, serverRequestTimeoutMs, connectTimeoutMs, disabled, other, savedCalls } = message;
+  const session = hub.createSession(config, { secretEnv, secretHeaders, clientCapabilities, disabled, other, savedCalls });
+  hub.primary ??= session.id;
+  session.announce();
+  hub.sendTo(ws, { type: 'server-added', requestId: message.requestId, session: session.snapshot() });
+  hub.broadcastWorkspace();
+  if (message.connect !== false && disabled !== true) await hub.start(session, { clientCapabilities, roots, serverRequestTimeoutMs, connectTimeoutMs });
+}
+
+/** Servers that waited for one of these inputs connect now. The values stay in proxy memory only. */
+async function provideInputs(hub: Hub, values: Record<string, string>): Promise<void> {
+  hub.model.provideInputs(values);
+  const waiting = hub.sessionList().filter((s) => (s.snapshot().waitingForInputs ?? []).some((id) => id in values));
+  hub.broadcastWorkspace();
+  await Promise.allSettled(waiting.map((s) => hub.start(s)));
+}
+
+async function saveWorkspace(hub: Hub, ws: WebSocket, message: Extract<WorkspaceMessage, { type: 'save-workspace' }>): Promise<void> {
+  const { requestId } = message;
+  const outcome = await saveWorkspaceFile({
+    // Configs as written: secret values are references here, never values (workspace-model.ts).
+    text: serializeWorkspace(hub.model.toWorkspace()),
+    given: message.path,
+    currentPath: hub.model.path,
+    knownHash: hub.model.diskHash,
+    overwrite: message.overwrite === true,
+    cwd: hub.cwd,
+    readOnly: knownLocations(currentContext(hub.cwd)).map((l) => l.path),
+  });
+  if (outcome.ok) {
+    hub.model.path = outcome.path;
+    hub.model.diskHash = outcome.hash;
+    hub.sendTo(ws, { type: 'workspace-saved', requestId, path: outcome.path });
+    return hub.broadcastWorkspace();
+  }
+  if (outcome.conflict) return hub.sendTo(ws, { type: 'workspace-conflict', requestId, path: outcome.path, reason: outcome.reason });
+  hub.sendError(ws, { ...outcome.error, detail: { ...outcome.error.detail, requestId } });
+}

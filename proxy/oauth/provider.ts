@@ -1,0 +1,74 @@
+/**
+ * Loupe's OAuth client for one remote server (issue 11): the SDK's `OAuthClientProvider` with what
+ * the SDK leaves to the application — where client information, tokens and the PKCE verifier are
+ * kept, the `state` of each sign-in, Loupe's client metadata — plus what the page may know of it
+ * (`authState()`, never a token or secret) and `forget()`. The protocol itself (discovery,
+ * registration, PKCE, the token requests, refresh on 401, step-up on 403) is the SDK's `auth()`,
+ * which `StreamableHTTPClientTransport({ authProvider })` runs.
+ * https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization
+ *
+ * `grant: client_credentials` gives the SDK's ClientCredentialsProvider (a secret) or
+ * PrivateKeyJwtProvider (a private key), wrapped so that state and forget work the same.
+ *
+ * Naming: the SDK calls `provider.state()` for the OAuth `state` parameter, so the page's view is
+ * `authState()`.
+ */
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { OAuthSettings, OAuthState } from '../../lib/wire/oauth.ts';
+import { AuthorizationCodeProvider } from './provider-code.ts';
+import { ClientCredentialsWrapper } from './provider-machine.ts';
+import type { CredentialStore } from './store.ts';
+
+export { CLIENT_NAME, unionScopes } from './provider-base.ts';
+
+export type OAuthOptions = OAuthSettings & { privateKeyPem?: string; signingAlg?: string; clientCredentials?: boolean };
+
+/** A step of signing in, for the trace (`auth` events); never carries a token, code or secret. */
+export interface AuthStep {
+  step: string;
+  status: 'info' | 'passed' | 'failed';
+  message: string;
+}
+
+export interface ProviderHooks {
+  /** Loupe's callback URL (UI: its own `/oauth/callback`; headless: HEADLESS_REDIRECT_URL). */
+  redirectUrl: string;
+  /** A sign-in needs the authorization page opened (the URL carries no secret). */
+  onAuthorizationUrl(url: URL): void;
+  /** authState() changed. */
+  onChange(): void;
+  /** Persistence across launches (oauth-store.ts), when the user turned it on. */
+  store?: CredentialStore;
+  onStep?(step: AuthStep): void;
+  /** For tests: the clock. */
+  now?(): number;
+}
+
+export interface LoupeAuthProvider extends OAuthClientProvider {
+  /** What the page may know (SessionInfo.auth). */
+  authState(): OAuthState;
+  /** The authorization page of the sign-in waiting for its code, if any. */
+  pendingAuthorization(): URL | undefined;
+  /** The `state` of that sign-in: the callback that carries it is the one to accept. */
+  expectedState(): string | undefined;
+  /** Accepts a callback's `state` once, selecting its PKCE verifier for the exchange; false when unknown, used or expired. */
+  takeState(state: string): boolean;
+  /** Gives up a sign-in (cancelled, timed out, or made needless by another one). */
+  cancelAuthorization(state: string): void;
+  /**
+   * Wraps the transport's fetch to read the server's challenges: a 403 `insufficient_scope` asks for
+   * a new sign-in, not a refresh (see noteStepUp), and client_credentials asks for the scope named.
+   */
+  watchChallenges(fetchFn: FetchLike): FetchLike;
+  /** Records why signing in failed (the SDK throws to its caller, not to the provider). */
+  reportFailure(error: string, hint?: string): void;
+  /** Forget credentials: tokens, the registered client and the secret, in memory and on disk. */
+  forget(): Promise<void>;
+}
+
+/** The provider for one server's session, per its settings. */
+export function createOAuthProvider(options: OAuthOptions, hooks: ProviderHooks): LoupeAuthProvider {
+  const machine = options.clientCredentials === true || options.grant === 'client_credentials';
+  return machine ? new ClientCredentialsWrapper(options, hooks) : new AuthorizationCodeProvider(options, hooks);
+}

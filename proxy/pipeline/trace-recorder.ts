@@ -1,0 +1,162 @@
+/**
+ * Keeps the trace of one session: every frame, stderr chunk, noise line, exit and transport event,
+ * numbered in order. Bounded by count and by bytes; what it lets go is counted.
+ */
+import { maskTraceEvent, secretScrubber, type Scrub } from '../../lib/trace/secret-mask.ts';
+import type { TraceEvent, TraceStats } from '../../lib/wire/wire.ts';
+
+/** A trace event before the recorder numbers and stamps it. */
+export type TraceEventInput = TraceEvent extends infer E ? (E extends TraceEvent ? Omit<E, 'session' | 'seq' | 'ts'> : never) : never;
+
+export interface TraceLimits {
+  maxEvents: number;
+  maxBytes: number;
+}
+
+export const DEFAULT_TRACE_LIMITS: TraceLimits = { maxEvents: 50_000, maxBytes: 256 * 1024 * 1024 };
+
+/** Wall clock with sub-millisecond resolution. */
+export function now(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+function weigh(event: TraceEvent): number {
+  switch (event.kind) {
+    case 'frame':
+      return 200 + event.raw.length;
+    case 'stderr':
+    case 'noise':
+      return 100 + event.text.length;
+    case 'provider':
+      return 300 + event.requestBody.length + event.responseBody.length;
+    case 'intervention':
+      return 300 + event.original.length + (event.result?.length ?? 0);
+    default:
+      return 300;
+  }
+}
+
+export class TraceRecorder {
+  private events: TraceEvent[] = [];
+  /** Index of the oldest kept event in `events` (a cheap ring: compacted when half is dead). */
+  private head = 0;
+  private bytes = 0;
+  private seq = 0;
+  private droppedCount = 0;
+  private listeners = new Set<(event: TraceEvent) => void>();
+
+  constructor(
+    readonly session: string,
+    private readonly limits: TraceLimits = DEFAULT_TRACE_LIMITS,
+  ) {}
+
+  /** Raw text of frames about to be sent by hand, with how they came to be (see `expectOut`). */
+  private readonly origins = new Map<string, 'replay' | 'edited' | 'composer'>();
+
+  /**
+   * The next outgoing frame with exactly this text was sent by the user by hand: the tap that
+   * records it (stdio or HTTP) marks it so, without having to know about hand-sent frames.
+   */
+  expectOut(raw: string, origin: 'replay' | 'edited' | 'composer'): void {
+    this.origins.set(raw, origin);
+  }
+
+  /** Rounds of multi-round-trip calls (issue 12), by the JSON-RPC id of the re-sent request. */
+  private readonly rounds = new Map<string, { call: string | number; n: number }>();
+
+  /** The outgoing request with this id re-sends `round.call` (round `round.n`): its frame says so. */
+  expectRound(id: string | number, round: { call: string | number; n: number }): void {
+    this.rounds.set(`${typeof id}:${id}`, round);
+  }
+
+  private values: readonly string[] = [];
+  private scrub: Scrub = secretScrubber([]);
+
+  /**
+   * Values the page must never see (issue 9: the secret env/header values of this session). Every
+   * event is masked here, at the source, before any listener (the page, a recording, `--verbose`)
+   * has it: secret headers by name, and these values wherever they appear (lib/trace/secret-mask.ts).
+   */
+  get secretValues(): readonly string[] {
+    return this.values;
+  }
+
+  set secretValues(values: readonly string[]) {
+    this.values = values;
+    this.scrub = secretScrubber(values, 'masked');
+  }
+
+  /** Frames that are what went on after an intervention (issue 13), by their exact text: the seq of the intervention. */
+  private readonly interventions = new Map<string, number>();
+
+  /** The next outgoing frame with exactly this text is the result of intervention `seq`: its frame says so. */
+  expectIntervention(raw: string, seq: number): void {
+    this.interventions.set(raw, seq);
+  }
+
+  /** `at`: when it happened, where that is not now (a tap's events, recorded in its own process first). */
+  record(input: TraceEventInput, at?: number): TraceEvent {
+    let event = { ...input, session: this.session, seq: ++this.seq, ts: at ?? now() } as TraceEvent;
+    if (this.interventions.size > 0 && event.kind === 'frame' && event.dir === 'out') {
+      const seq = this.interventions.get(event.raw);
+      if (seq !== undefined) {
+        this.interventions.delete(event.raw);
+        event.intervention = seq;
+      }
+    }
+    if (this.origins.size > 0 && event.kind === 'frame' && event.dir === 'out') {
+      const origin = this.origins.get(event.raw);
+      if (origin) {
+        this.origins.delete(event.raw);
+        event.origin = origin;
+      }
+    }
+    if (this.rounds.size > 0 && event.kind === 'frame' && event.dir === 'out' && event.id !== undefined) {
+      const key = `${typeof event.id}:${event.id}`;
+      const round = this.rounds.get(key);
+      if (round) {
+        this.rounds.delete(key);
+        event.round = round;
+      }
+    }
+    // After the annotations above, which match frames by the exact text that was sent.
+    if (this.values.length > 0 || event.kind === 'http') event = maskTraceEvent(event, this.scrub);
+    this.events.push(event);
+    this.bytes += weigh(event);
+    this.evict();
+    for (const listener of this.listeners) listener(event);
+    return event;
+  }
+
+  /** Called for every event recorded from now on. Returns the unsubscribe function. */
+  subscribe(listener: (event: TraceEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The kept events, oldest first. */
+  all(): TraceEvent[] {
+    return this.events.slice(this.head);
+  }
+
+  /** The last `count` kept events, oldest first (the snapshot's tail, issue 9). */
+  tail(count: number): TraceEvent[] {
+    return this.events.slice(Math.max(this.head, this.events.length - count));
+  }
+
+  stats(): TraceStats {
+    return { session: this.session, kept: this.events.length - this.head, dropped: this.droppedCount };
+  }
+
+  private evict(): void {
+    while (this.events.length - this.head > 1 && (this.events.length - this.head > this.limits.maxEvents || this.bytes > this.limits.maxBytes)) {
+      this.bytes -= weigh(this.events[this.head]);
+      this.head++;
+      this.droppedCount++;
+    }
+    if (this.head > 1024 && this.head * 2 > this.events.length) {
+      this.events = this.events.slice(this.head);
+      this.head = 0;
+    }
+  }
+}

@@ -1,0 +1,191 @@
+/**
+ * The page's requests on a session. Sits between the transport and the SDK Client and sees every
+ * incoming message first. The SDK Client keeps the session itself (initialize, the server's
+ * requests, notifications); what the user sends goes through here because an inspector needs what
+ * the SDK's `request()` will not do:
+ * - send anything: any method, hand-written ids and frames (the raw composer, replays), and
+ *   requests the server's capabilities do not cover ("send anyway");
+ * - hand back results exactly as sent, without parsing them into the SDK's schemas;
+ * - report `notifications/progress` synchronously in wire order (the SDK runs its notification
+ *   handlers a microtask late, so progress arriving in the same chunk as the response is lost);
+ * - and no second pass of schema validation on the hot path (the latency benchmark).
+ */
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { LoupeError, RequestId, RpcError } from '../../lib/wire/wire.ts';
+import type { TraceRecorder } from '../pipeline/trace-recorder.ts';
+import { stringifySafe } from '../../lib/json/safe-json.ts';
+import { textOf } from '../pipeline/frame-text.ts';
+
+/** `frame`: the exact text of the server's response, where the transport kept it (frame-text.ts). */
+export type RawOutcome = ({ ok: true; result: unknown } | { ok: false; error: RpcError | LoupeError }) & { rpcId?: RequestId; frame?: string };
+
+export interface ProgressParams {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+interface Waiting {
+  resolve(outcome: RawOutcome): void;
+  timer?: ReturnType<typeof setTimeout>;
+}
+
+export interface RouterRequestOptions {
+  /** Aborting sends notifications/cancelled; the reason (an RpcError or a string) becomes the error. */
+  signal: AbortSignal;
+  onProgress?: (progress: ProgressParams) => void;
+  /** This request re-sends an earlier one after an `input_required` result (issue 12): its frame is marked. */
+  round?: { call: RequestId; n: number };
+}
+
+const key = (id: RequestId): string => `${typeof id}:${id}`;
+
+/** A send that threw: the SDK's HTTP transports serialise with JSON.stringify, which a deep message overflows. */
+function sendError(error: unknown): LoupeError {
+  if (error instanceof RangeError) {
+    return { code: 'BAD_MESSAGE', message: `Loupe could not send this message: it is nested too deeply for the transport to serialise (${error.message}).` };
+  }
+  // The SDK's HTTP transports throw UnauthorizedError when a request needs a (new) sign-in: a
+  // step-up on 403 insufficient_scope, or a refresh that failed (issue 11). Matched by its class
+  // name (the SDK does not set `name`), so that
+  // the router does not load the SDK's auth code for stdio sessions.
+  if (error instanceof Error && (error.name === 'UnauthorizedError' || error.constructor.name === 'UnauthorizedError')) return { code: 'UNAUTHORIZED', message: error.message || 'The server wants a new sign-in.' };
+  return { code: 'NOT_CONNECTED', message: error instanceof Error ? error.message : String(error) };
+}
+
+function abortError(reason: unknown): RpcError | LoupeError {
+  if (reason && typeof reason === 'object' && 'code' in reason && 'message' in reason) return reason as RpcError;
+  return { code: 'CANCELLED', message: typeof reason === 'string' ? reason : 'Cancelled' };
+}
+
+export class RawRouter {
+  private readonly waiting = new Map<string, Waiting>();
+  private readonly progress = new Map<string, (params: ProgressParams) => void>();
+  private nextId = 1;
+  constructor(
+    protected readonly transport: Transport,
+    protected readonly trace: TraceRecorder,
+  ) {}
+
+  /** Call once the SDK Client is connected (it has set `transport.onmessage` by then). */
+  install(): void {
+    const sdk = this.transport.onmessage;
+    this.transport.onmessage = (message, extra) => {
+      if (this.take(message)) return;
+      if (this.progress.size > 0) this.noticeProgress(message);
+      try {
+        sdk?.(message, extra);
+      } catch (error) {
+        // The SDK describes a message it cannot place with JSON.stringify, which a deep one
+        // overflows (issue 8): that message is dropped, and the session goes on.
+        this.trace.record({ kind: 'transport', level: 'warn', message: `Loupe's MCP client could not handle a message from the server (${error instanceof Error ? error.message : String(error)}); it was dropped.` });
+      }
+    };
+  }
+
+  /** A request from the page: Loupe picks the id (`loupe-N`, never the SDK's numbers). */
+  async request(method: string, params: Record<string, unknown> | undefined, options: RouterRequestOptions): Promise<RawOutcome> {
+    const id = `loupe-${this.nextId++}`;
+    let sendParams = params;
+    if (options.onProgress) {
+      const meta = (params?._meta ?? {}) as Record<string, unknown>;
+      const token = (meta.progressToken as RequestId | undefined) ?? id;
+      if (meta.progressToken === undefined) sendParams = { ...params, _meta: { ...meta, progressToken: token } };
+      this.progress.set(key(token), options.onProgress);
+    }
+    const message = { jsonrpc: '2.0' as const, id, method, ...(sendParams !== undefined ? { params: sendParams } : {}) };
+    if (options.round) this.trace.expectRound(id, options.round);
+    const answer = this.wait(id);
+    const onAbort = () => this.cancel(id, options.signal.reason);
+    options.signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      await this.transport.send(message as JSONRPCMessage);
+      return { ...(await answer), rpcId: id };
+    } catch (error) {
+      this.settle(id, { ok: false, error: sendError(error) });
+      return { ...(await answer), rpcId: id };
+    } finally {
+      options.signal.removeEventListener('abort', onAbort);
+      const token = (sendParams?._meta as { progressToken?: RequestId } | undefined)?.progressToken;
+      if (token !== undefined) this.progress.delete(key(token));
+    }
+  }
+
+  /**
+   * Sends `message` exactly as written; a request resolves with its response, anything else at
+   * once. `beforeWrite` is told the text the transport will write (the composer's HTTP headers
+   * are put on the POST with that body).
+   */
+  async send(message: Record<string, unknown>, origin: 'replay' | 'edited' | 'composer', timeoutMs: number, beforeWrite?: (text: string) => void): Promise<RawOutcome> {
+    const id = message.id;
+    const expectsAnswer = typeof message.method === 'string' && (typeof id === 'string' || typeof id === 'number');
+    const answer = expectsAnswer ? this.wait(id as RequestId, timeoutMs) : undefined;
+    // The page's text where it sent one (the hub remembered it), so that a message of any depth passes.
+    const text = textOf(message) ?? stringifySafe(message) ?? '';
+    this.trace.expectOut(text, origin);
+    // The HTTP transports send JSON.stringify(message), which is the text for any message they can send.
+    beforeWrite?.(stringifySafe(message) ?? text);
+    try {
+      await this.transport.send(message as JSONRPCMessage);
+    } catch (error) {
+      const failure: RawOutcome = { ok: false, error: sendError(error) };
+      if (expectsAnswer) this.settle(id as RequestId, failure);
+      return failure;
+    }
+    return answer ?? { ok: true, result: null };
+  }
+
+  /** The session is closing, or its transport died (`error` says how): nobody will answer what is still waiting. */
+  closeAll(error: LoupeError = { code: 'NOT_CONNECTED', message: 'The session closed before the server answered' }): void {
+    for (const k of [...this.waiting.keys()]) this.settleKey(k, { ok: false, error });
+    this.progress.clear();
+  }
+
+  /** Stops waiting and tells the server (notifications/cancelled); a late answer stays in the trace only. */
+  private cancel(id: string, reason: unknown): void {
+    if (!this.waiting.has(key(id))) return;
+    const error = abortError(reason);
+    this.settle(id, { ok: false, error });
+    const notification = { jsonrpc: '2.0' as const, method: 'notifications/cancelled', params: { requestId: id, reason: error.message } };
+    this.transport.send(notification).catch(() => undefined);
+  }
+
+  private wait(id: RequestId, timeoutMs?: number): Promise<RawOutcome> {
+    return new Promise((resolve) => {
+      const entry: Waiting = { resolve };
+      if (timeoutMs !== undefined) {
+        entry.timer = setTimeout(() => this.settle(id, { ok: false, error: { code: 'TIMEOUT', message: `No response within ${Math.round(timeoutMs / 1000)} s` } }), timeoutMs);
+      }
+      this.waiting.set(key(id), entry);
+    });
+  }
+
+  private settle(id: RequestId, outcome: RawOutcome): void {
+    this.settleKey(key(id), outcome);
+  }
+
+  private settleKey(k: string, outcome: RawOutcome): void {
+    const entry = this.waiting.get(k);
+    if (!entry) return;
+    clearTimeout(entry.timer);
+    this.waiting.delete(k);
+    entry.resolve(outcome);
+  }
+
+  /** True when `message` answered one of ours (and so is not the SDK's business). */
+  private take(message: JSONRPCMessage): boolean {
+    const m = message as { id?: RequestId; method?: unknown; result?: unknown; error?: RpcError };
+    if (m.method !== undefined || m.id === undefined || this.waiting.size === 0 || !this.waiting.has(key(m.id))) return false;
+    const frame = textOf(message);
+    this.settle(m.id, m.error !== undefined ? { ok: false, error: m.error, frame } : { ok: true, result: m.result, frame });
+    return true;
+  }
+
+  private noticeProgress(message: JSONRPCMessage): void {
+    const m = message as { method?: unknown; params?: { progressToken?: RequestId } & ProgressParams };
+    if (m.method !== 'notifications/progress' || m.params?.progressToken === undefined) return;
+    const listener = this.progress.get(key(m.params.progressToken));
+    if (listener && typeof m.params.progress === 'number') listener({ progress: m.params.progress, total: m.params.total, message: m.params.message });
+  }
+}

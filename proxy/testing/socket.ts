@@ -1,0 +1,51 @@
+/**
+ * A stand-in for a tab's `ws` WebSocket in the hub's tests: an open socket that checks and keeps
+ * every message the hub sends it (parsed, and as text), and can play messages from the page.
+ */
+import type { WebSocket } from 'ws';
+import { parseServerMessage, type ServerMessage } from '../../lib/wire/wire.ts';
+
+export class FakeSocket {
+  readonly OPEN = 1;
+  readyState = 1;
+  bufferedAmount = 0;
+  readonly sent: ServerMessage[] = [];
+  readonly texts: string[] = [];
+  private readonly handlers = new Map<string, (...args: unknown[]) => void>();
+
+  send(text: string): void {
+    const parsed = parseServerMessage(text);
+    if (!parsed.ok) throw new Error(parsed.error);
+    this.texts.push(text);
+    this.sent.push(parsed.message);
+  }
+
+  on(event: string, handler: (...args: unknown[]) => void): this {
+    this.handlers.set(event, handler);
+    return this;
+  }
+
+  /** A message from the page: a text as it is (to test what is not JSON), anything else as JSON. */
+  receive(message: unknown): void {
+    this.handlers.get('message')?.(Buffer.from(typeof message === 'string' ? message : JSON.stringify(message)), false);
+  }
+
+  close(): void {}
+
+  of<T extends ServerMessage['type']>(type: T): Extract<ServerMessage, { type: T }>[] {
+    return this.sent.filter((m): m is Extract<ServerMessage, { type: T }> => m.type === type);
+  }
+
+  /** The first message of `type` (for `requestId`, when given), waited for. */
+  async next<T extends ServerMessage['type']>(type: T, requestId?: string, timeoutMs = 10_000): Promise<Extract<ServerMessage, { type: T }>> {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.sent.find((m) => m.type === type && (requestId === undefined || (m as { requestId?: string }).requestId === requestId));
+      if (found) return found as Extract<ServerMessage, { type: T }>;
+      if (Date.now() > until) throw new Error(`no ${type} message for ${requestId}`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+}
+
+export const asWs = (socket: FakeSocket): WebSocket => socket as unknown as WebSocket;
