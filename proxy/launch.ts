@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { ServerConfig } from '../lib/model/server-config.ts';
 import type { Workspace } from '../lib/workspace/workspace.ts';
 import type { Hub } from './faces/web/hub.ts';
-import type { OAuthOptions } from './oauth/provider.ts';
+import type { OAuthOptions } from './oauth/provider/provider.ts';
 import { newToken } from './listen/security.ts';
 import { createLoupeServer } from './faces/web/server.ts';
 import type { Rule } from '../lib/model/rules.ts';

@@ -1,6 +1,6 @@
 /**
  * The OAuth failures seen in the field, each with a name a person can search for and a hint that
- * says what to change (issue 11, "Guided mode"). The guided flow (proxy/oauth/guided.ts) finds
+ * says what to change (issue 11, "Guided mode"). The guided flow (proxy/oauth/guided/guided.ts) finds
  * the facts — what was asked, what came back — and this turns them into words; pure, so that every
  * explanation is tested and the same words can serve the connect path and the CLI.
  * https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization

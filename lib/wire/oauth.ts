@@ -1,7 +1,7 @@
 /**
  * OAuth on the wire (issue 11): what the page may know of a session's sign-in, the settings it
  * may send, and the guided flow's steps. Tokens and client secrets never appear here: the proxy
- * holds them (proxy/oauth/provider.ts); the page sees whether they exist, their scope and expiry.
+ * holds them (proxy/oauth/provider/provider.ts); the page sees whether they exist, their scope and expiry.
  * https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization
  */
 import { z } from 'zod';

@@ -8,7 +8,7 @@
  */
 import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { OAuthOptions } from '../oauth/provider.ts';
+import type { OAuthOptions } from '../oauth/provider/provider.ts';
 
 export interface CliOAuthOptions extends OAuthOptions {
   /** `--client-private-key FILE`: where the PEM came from, for messages. */

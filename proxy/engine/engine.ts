@@ -9,7 +9,7 @@ import type { ServerConfig } from '../../lib/model/server-config.ts';
 import type { ServerRequest, SessionInfo, TraceEvent, WorkspaceState } from '../../lib/wire/wire.ts';
 import type { Workspace } from '../../lib/workspace/types.ts';
 import { OAuthCallbacks } from '../oauth/callback.ts';
-import type { OAuthOptions } from '../oauth/provider.ts';
+import type { OAuthOptions } from '../oauth/provider/provider.ts';
 import { HEADLESS_REDIRECT_URL, type OAuthContext } from '../session/oauth.ts';
 import { recordingPath, startRecording, type Recording } from './record.ts';
 import { ServerRequestBroker, type DoneHow, type ServerRequestOutcome } from '../session/server-requests.ts';

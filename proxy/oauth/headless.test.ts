@@ -1,5 +1,5 @@
 /**
- * Signing in without a person (oauth-headless.ts). followRedirect against small real HTTP servers
+ * Signing in without a person (headless.ts). followRedirect against small real HTTP servers
  * (relative Locations, cookies between hops, an error redirect, a state that does not match, a
  * login page, an error page, a loop) and against the OAuth fixture (its consent page, its refused
  * redirect URI); authorizeOnDemand with requests that fail together (one sign-in for all, and
@@ -12,7 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { authorizeOnDemand, followingRedirects, followRedirect, HEADLESS_REDIRECT_URL, PERSON_NEEDED } from './headless.ts';
-import { createOAuthProvider, type AuthStep } from './provider.ts';
+import { createOAuthProvider, type AuthStep } from './provider/provider.ts';
 import { startOAuthFixture } from '../testing/oauth-fixture.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];

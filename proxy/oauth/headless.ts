@@ -14,7 +14,7 @@
  */
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { LoupeAuthProvider } from './provider.ts';
+import type { LoupeAuthProvider } from './provider/provider.ts';
 
 /** The redirect URI of a headless session: nothing listens there, the code is read from the redirect to it. */
 export { HEADLESS_REDIRECT_URL } from '../session/oauth.ts';

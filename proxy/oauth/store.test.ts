@@ -1,5 +1,5 @@
 /**
- * The credentials file (oauth-store.ts) in a temporary HOME / XDG_CONFIG_HOME: where it lives per
+ * The credentials file (store.ts) in a temporary HOME / XDG_CONFIG_HOME: where it lives per
  * OS, created 0600 in a 0700 folder, written whole (no temporary file left), keyed by server and
  * client, forgotten per server, and refused — with the reason — when others may read it, when it is
  * not JSON, or when it is not Loupe's.

@@ -1,5 +1,5 @@
 /**
- * A session's OAuth (issue 11): its settings, its provider (proxy/oauth/provider.ts: tokens and
+ * A session's OAuth (issue 11): its settings, its provider (proxy/oauth/provider/provider.ts: tokens and
  * secrets live there, in the proxy), and how it gets an authorization code: from Loupe's
  * `/oauth/callback` when a person signs in in the page, or by following the authorization
  * server's redirect when there is no page (the headless modes). The SDK's transports run the
@@ -8,7 +8,7 @@
 import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { OAuthSettings, OAuthState } from '../../lib/wire/oauth.ts';
 import type { OAuthCallbacks } from '../oauth/callback.ts';
-import type { LoupeAuthProvider, OAuthOptions } from '../oauth/provider.ts';
+import type { LoupeAuthProvider, OAuthOptions } from '../oauth/provider/provider.ts';
 import type { TraceRecorder } from '../pipeline/trace-recorder.ts';
 
 /** The redirect URI of a Loupe with no page (registered like any other; nothing needs to listen there). */
@@ -22,7 +22,7 @@ export interface OAuthContext {
   headless: boolean;
   /** The command line's OAuth options (`--client-id`, …), for the sessions it starts. */
   defaults?: OAuthOptions;
-  /** `--remember-credentials`: keep tokens and registered clients across launches (oauth-store.ts). */
+  /** `--remember-credentials`: keep tokens and registered clients across launches (proxy/oauth/store.ts). */
   remember?: boolean;
 }
 
@@ -52,7 +52,7 @@ export class SessionOAuth {
    */
   async provider(serverUrl: string): Promise<LoupeAuthProvider> {
     if (this.current) return this.current;
-    const [{ createOAuthProvider }, { credentialStoreFor }] = await Promise.all([import('../oauth/provider.ts'), import('../oauth/store.ts')]);
+    const [{ createOAuthProvider }, { credentialStoreFor }] = await Promise.all([import('../oauth/provider/provider.ts'), import('../oauth/store.ts')]);
     this.current ??= createOAuthProvider(this.settings, {
       redirectUrl: this.context.redirectUrl(),
       store: credentialStoreFor(serverUrl, this.context.remember === true),

@@ -9,7 +9,7 @@ import type { ServerConfig } from '../../../lib/model/server-config.ts';
 import type { ClientCapabilityChoice, LoupeError } from '../../../lib/wire/wire.ts';
 import { Engine, type EngineOptions, type ServerRequestPolicy } from '../../engine/engine.ts';
 import type { Session, ClientSideOptions } from '../../session/session.ts';
-import type { OAuthOptions } from '../../oauth/provider.ts';
+import type { OAuthOptions } from '../../oauth/provider/provider.ts';
 import type { TraceRecorder, TraceLimits } from '../../pipeline/trace-recorder.ts';
 
 export type { ServerRequestPolicy } from '../../engine/engine.ts';

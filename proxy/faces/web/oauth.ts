@@ -9,7 +9,7 @@ import type { WebSocket } from 'ws';
 import type { ClientMessage } from '../../../lib/wire/wire.ts';
 import type { GuidedFlow } from '../../../lib/wire/oauth.ts';
 import type { Hub } from './hub.ts';
-import type { CallbackResult, GuidedContext, GuidedOAuth } from '../../oauth/guided.ts';
+import type { CallbackResult, GuidedContext, GuidedOAuth } from '../../oauth/guided/guided.ts';
 import type { Session } from '../../session/session.ts';
 
 const OAUTH_TYPES = new Set(['oauth-settings', 'oauth-forget', 'oauth-guided'] as const);
@@ -70,7 +70,7 @@ async function guided(hub: Hub, ws: WebSocket, session: Session, action: 'start'
   const config = session.config;
   if (config.kind !== 'http') return hub.sendError(ws, { code: 'BAD_MESSAGE', message: 'The guided OAuth flow is for remote servers (a URL); this server runs over stdio.' });
   current?.stop('A new guided sign-in replaced this one.');
-  const { GuidedOAuth } = await import('../../oauth/guided.ts');
+  const { GuidedOAuth } = await import('../../oauth/guided/guided.ts');
   const flow = new GuidedOAuth(session.id, guidedContext(hub, session, config.url, config.headers), (changed) => {
     // A replaced flow's late news must not overwrite the new one's cards.
     if (flows.get(session.id) === flow) hub.broadcastNow({ type: 'oauth-guided-state', flow: changed });

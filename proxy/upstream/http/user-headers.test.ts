@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startOAuthFixture, type OAuthFixture, type ReceivedRequest } from '../../testing/oauth-fixture.ts';
 import { openFaceSession } from '../../faces/cli/face-session.ts';
 import { LoupeHarness } from '../../testing/harness.ts';
-import { GuidedOAuth, type CallbackResult } from '../../oauth/guided.ts';
+import { GuidedOAuth, type CallbackResult } from '../../oauth/guided/guided.ts';
 import { withUserHeaders } from './user-headers.ts';
 
 const KEY = 'goog-key-4f1d9c2b7a0e5d3c8b6a';

@@ -1,24 +1,24 @@
 /**
  * The guided OAuth flow (issue 11, "Guided mode"): the sign-in to one MCP server run one step at
  * a time, each step a card on the page with its HTTP exchanges, what the spec expects there, and
- * a verdict. The steps themselves are in oauth-guided-steps.ts; this is the machine: which step is
+ * a verdict. The steps themselves are in steps.ts; this is the machine: which step is
  * next, running it, turning its outcome into the wire's GuidedStep (lib/wire/oauth.ts) with the
  * named explanation of a failure, an `auth` trace row per step, and stopping. A failure stops the
  * flow. What the flow learns that is secret (client secret, code, verifier, tokens) stays in this
  * object and is dropped when the flow ends.
  */
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { explainFailure } from '../../lib/oauth/explain.ts';
-import { GUIDED_STEP_IDS, type GuidedFlow, type GuidedStep, type GuidedStepId, type OAuthSettings } from '../../lib/wire/oauth.ts';
-import { ExchangeRecorder } from './guided-fetch.ts';
-import { enoughOfStream } from './guided-mcp.ts';
-import * as steps from './guided-steps.ts';
-import type { FlowMemory, StepOutcome, StepRun } from './guided-steps.ts';
+import { explainFailure } from '../../../lib/oauth/explain.ts';
+import { GUIDED_STEP_IDS, type GuidedFlow, type GuidedStep, type GuidedStepId, type OAuthSettings } from '../../../lib/wire/oauth.ts';
+import { ExchangeRecorder } from './fetch.ts';
+import { enoughOfStream } from './mcp.ts';
+import * as steps from './steps.ts';
+import type { FlowMemory, StepOutcome, StepRun } from './steps.ts';
 
 /** What Loupe's callback route received for the flow's state. */
 export type CallbackResult = { ok: true; code: string } | { ok: false; error: string; oauthError?: string; description?: string };
 
-/** What the flow needs of the proxy (hub-oauth.ts gives it). */
+/** What the flow needs of the proxy (proxy/faces/web/oauth.ts gives it). */
 export interface GuidedContext {
   /** The MCP server's URL. */
   serverUrl: string;

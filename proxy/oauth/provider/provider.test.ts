@@ -15,11 +15,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { OAuthState } from '../../lib/wire/oauth.ts';
-import { authorizeOnDemand, followingRedirects, HEADLESS_REDIRECT_URL } from './headless.ts';
+import type { OAuthState } from '../../../lib/wire/oauth.ts';
+import { authorizeOnDemand, followingRedirects, HEADLESS_REDIRECT_URL } from '../headless.ts';
 import { createOAuthProvider, type AuthStep, type LoupeAuthProvider, type OAuthOptions, type ProviderHooks } from './provider.ts';
-import { CredentialFile } from './store.ts';
-import { startOAuthFixture, type OAuthFixture } from '../testing/oauth-fixture.ts';
+import { CredentialFile } from '../store.ts';
+import { startOAuthFixture, type OAuthFixture } from '../../testing/oauth-fixture.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 
@@ -207,7 +207,7 @@ describe('what the SDK lets through and Loupe refuses', () => {
   });
 });
 
-describe('remembering credentials (oauth-store.ts)', () => {
+describe('remembering credentials (../store.ts)', () => {
   it('a second launch with the same file signs in without a new authorization; the file is 0600', async () => {
     const fixture = await startFixture('--auto-approve');
     const dir = mkdtempSync(join(tmpdir(), 'loupe-oauth-provider-'));

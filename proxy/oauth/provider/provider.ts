@@ -15,12 +15,12 @@
  */
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { OAuthSettings, OAuthState } from '../../lib/wire/oauth.ts';
-import { AuthorizationCodeProvider } from './provider-code.ts';
-import { ClientCredentialsWrapper } from './provider-machine.ts';
-import type { CredentialStore } from './store.ts';
+import type { OAuthSettings, OAuthState } from '../../../lib/wire/oauth.ts';
+import { AuthorizationCodeProvider } from './code.ts';
+import { ClientCredentialsWrapper } from './machine.ts';
+import type { CredentialStore } from '../store.ts';
 
-export { CLIENT_NAME, unionScopes } from './provider-base.ts';
+export { CLIENT_NAME, unionScopes } from './base.ts';
 
 export type OAuthOptions = OAuthSettings & { privateKeyPem?: string; signingAlg?: string; clientCredentials?: boolean };
 
@@ -38,7 +38,7 @@ export interface ProviderHooks {
   onAuthorizationUrl(url: URL): void;
   /** authState() changed. */
   onChange(): void;
-  /** Persistence across launches (oauth-store.ts), when the user turned it on. */
+  /** Persistence across launches (../store.ts), when the user turned it on. */
   store?: CredentialStore;
   onStep?(step: AuthStep): void;
   /** For tests: the clock. */

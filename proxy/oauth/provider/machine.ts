@@ -1,12 +1,12 @@
 /**
- * The client_credentials grant (SEP-1046) for Loupe's OAuth provider (oauth-provider.ts): the SDK's
+ * The client_credentials grant (SEP-1046) for Loupe's OAuth provider (provider.ts): the SDK's
  * ClientCredentialsProvider (a client secret) or PrivateKeyJwtProvider (private_key_jwt) makes the
  * token request; this keeps the tokens, the page's view and forget as for the other grant.
  */
 import { ClientCredentialsProvider, PrivateKeyJwtProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 import type { AddClientAuthentication, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { BaseProvider, CLIENT_NAME, omitUndefined, unionScopes } from './provider-base.ts';
+import { BaseProvider, CLIENT_NAME, omitUndefined, unionScopes } from './base.ts';
 import type { OAuthOptions, ProviderHooks } from './provider.ts';
 
 /** client_credentials (SEP-1046): the SDK's providers do the grant; this keeps tokens, state and forget. */

@@ -1,12 +1,12 @@
 /**
- * The authorization code grant with PKCE for Loupe's OAuth provider (oauth-provider.ts): Loupe's
+ * The authorization code grant with PKCE for Loupe's OAuth provider (provider.ts): Loupe's
  * client metadata, one `state` per sign-in (RFC 6749 §10.12) with its PKCE verifier and URL, and
  * accepting a callback's state once.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { BaseProvider, CLIENT_NAME, omitUndefined, unionScopes } from './provider-base.ts';
+import { BaseProvider, CLIENT_NAME, omitUndefined, unionScopes } from './base.ts';
 
 /** How long a started sign-in waits for its callback (the lead's callback route waits as long). */
 const SIGN_IN_LIFETIME_MS = 10 * 60_000;

@@ -7,10 +7,10 @@
  */
 import { extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
-import { bearerRejectionFailure } from '../../lib/oauth/explain.ts';
-import { isJsonType, parseJson } from './guided-fetch.ts';
-import type { StepOutcome, StepRun } from './guided-steps.ts';
-import { VERSION } from '../version.ts';
+import { bearerRejectionFailure } from '../../../lib/oauth/explain.ts';
+import { isJsonType, parseJson } from './fetch.ts';
+import type { StepOutcome, StepRun } from './steps.ts';
+import { VERSION } from '../../version.ts';
 
 const INITIALIZE_ID = 1;
 

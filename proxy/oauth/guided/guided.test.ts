@@ -7,10 +7,10 @@
 import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { startOAuthFixture, type OAuthFixture } from '../testing/oauth-fixture.ts';
-import type { GuidedFlow, GuidedStepId, OAuthSettings } from '../../lib/wire/oauth.ts';
-import { callbackResult } from '../faces/web/oauth.ts';
-import { sseAnswer } from './guided-mcp.ts';
+import { startOAuthFixture, type OAuthFixture } from '../../testing/oauth-fixture.ts';
+import type { GuidedFlow, GuidedStepId, OAuthSettings } from '../../../lib/wire/oauth.ts';
+import { callbackResult } from '../../faces/web/oauth.ts';
+import { sseAnswer } from './mcp.ts';
 import { GuidedOAuth, type CallbackResult, type GuidedContext } from './guided.ts';
 
 const REDIRECT_URL = 'http://127.0.0.1:6999/oauth/callback';

@@ -1,15 +1,15 @@
 /**
- * What both grants of Loupe's OAuth provider share (oauth-provider.ts): the tokens and where they
+ * What both grants of Loupe's OAuth provider share (provider.ts): the tokens and where they
  * are kept, the page's view of the sign-in, the checks the SDK leaves out of discovery, the
  * challenges read off the transport's fetch, and forget.
  */
 import { extractWWWAuthenticateParams, type OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { OAuthPhase, OAuthState } from '../../lib/wire/oauth.ts';
+import type { OAuthPhase, OAuthState } from '../../../lib/wire/oauth.ts';
 import type { AuthStep, LoupeAuthProvider, OAuthOptions, ProviderHooks } from './provider.ts';
-import type { StoredCredentials } from './store.ts';
-import { sameIssuer } from '../../lib/oauth/issuer.ts';
+import type { StoredCredentials } from '../store.ts';
+import { sameIssuer } from '../../../lib/oauth/issuer.ts';
 
 /** The `client_name` Loupe registers with. */
 export const CLIENT_NAME = 'MCP Loupe';

@@ -6,9 +6,9 @@
  * built from the bytes that were read.
  */
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { boundText, maskBody, maskHeaders, maskUrl, maskValues } from '../../lib/oauth/mask.ts';
-import type { GuidedExchange } from '../../lib/wire/oauth.ts';
-import { describeNetworkError } from '../upstream/http/tap.ts';
+import { boundText, maskBody, maskHeaders, maskUrl, maskValues } from '../../../lib/oauth/mask.ts';
+import type { GuidedExchange } from '../../../lib/wire/oauth.ts';
+import { describeNetworkError } from '../../upstream/http/tap.ts';
 
 /** How much of a body the page is shown. */
 export const SHOWN_BODY_CHARS = 16 * 1024;

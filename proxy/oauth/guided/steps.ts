@@ -1,8 +1,8 @@
 /**
  * The steps of the guided OAuth flow (issue 11), each one thing a client does when signing in to
  * an MCP server, done for real with the SDK's client auth functions over a recording fetch
- * (oauth-guided-fetch.ts), then judged: passed, skipped or failed, in plain words, with the named
- * explanation of lib/oauth/explain.ts on a failure. oauth-guided.ts runs them one at a time.
+ * (fetch.ts), then judged: passed, skipped or failed, in plain words, with the named
+ * explanation of lib/oauth/explain.ts on a failure. guided.ts runs them one at a time.
  * https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization
  */
 import { randomBytes } from 'node:crypto';
@@ -17,11 +17,11 @@ import {
 } from '@modelcontextprotocol/sdk/client/auth.js';
 import { checkResourceAllowed, resourceUrlFromServerUrl } from '@modelcontextprotocol/sdk/shared/auth-utils.js';
 import type { AuthorizationServerMetadata, OAuthClientInformationMixed, OAuthClientMetadata, OAuthProtectedResourceMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { authorizationErrorFailure, tokenErrorFailure, type OAuthFailure, type Tried } from '../../lib/oauth/explain.ts';
-import { isJsonType, oauthErrorOf, parseJson, type ExchangeRecorder, type RawExchange } from './guided-fetch.ts';
-import { authenticatedRequest, unauthenticatedRequest } from './guided-mcp.ts';
+import { authorizationErrorFailure, tokenErrorFailure, type OAuthFailure, type Tried } from '../../../lib/oauth/explain.ts';
+import { isJsonType, oauthErrorOf, parseJson, type ExchangeRecorder, type RawExchange } from './fetch.ts';
+import { authenticatedRequest, unauthenticatedRequest } from './mcp.ts';
 import type { GuidedContext } from './guided.ts';
-import { sameIssuer } from '../../lib/oauth/issuer.ts';
+import { sameIssuer } from '../../../lib/oauth/issuer.ts';
 
 /** What a step concluded. */
 export type StepOutcome =
