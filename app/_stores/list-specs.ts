@@ -2,7 +2,16 @@
 import type { PromptArgument, PromptEntry, ResourceEntry, TemplateEntry } from '../../lib/client/catalog.ts';
 import { parseIcons } from '../../lib/content/icons.ts';
 import { parseTools, type ToolEntry } from '../../lib/schema/tool-schema.ts';
-import type { ListSpec } from './list-store.ts';
+
+/** How one MCP list is fetched and read: its method, where its items are, the capability it needs. */
+export interface ListSpec<T> {
+  method: string;
+  itemsKey: string;
+  /** The `capabilities` member that must be present. */
+  capability: string;
+  listChanged: string;
+  parse(items: unknown[]): { items: T[]; problems: string[] };
+}
 
 export type { PromptArgument, PromptEntry, ResourceEntry, TemplateEntry };
 

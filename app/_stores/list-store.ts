@@ -10,18 +10,11 @@
  */
 import type { TraceEvent } from '../../lib/wire/wire.ts';
 import { fetchAllPages, type PageOutcome } from '../../lib/client/paged-list.ts';
-import { mergeCacheHints, readCacheHint, type CacheHint } from './list-specs.ts';
+import { mergeCacheHints, readCacheHint, type CacheHint, type ListSpec } from './list-specs.ts';
+
+export type { ListSpec };
 import { connectionKey } from '../_session/scoped.ts';
 import type { SessionPort } from '../_wire/session-port.ts';
-
-export interface ListSpec<T> {
-  method: string;
-  itemsKey: string;
-  /** The `capabilities` member that must be present. */
-  capability: string;
-  listChanged: string;
-  parse(items: unknown[]): { items: T[]; problems: string[] };
-}
 
 export interface ListState<T> {
   /** `sessionId@since` of the connection the items belong to. */

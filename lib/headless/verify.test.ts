@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ImportedTrace, TraceHeader } from '../trace/jsonl.ts';
-import { compileIgnores, DEFAULT_IGNORES, formatVerifyText, planReplay, recordedClientChoice, Verification, verifyExitCode, type LiveAnswer, type ReplayPlan } from './verify.ts';
+import { compileIgnores, DEFAULT_IGNORES, planReplay, recordedClientChoice, Verification, type LiveAnswer, type ReplayPlan } from './verify.ts';
+import { formatVerifyText, verifyExitCode } from './verify-text.ts';
 import type { FrameEvent, TraceEvent } from '../wire/wire.ts';
 
 /** A trace from frames written as [dir, message-or-text, extra]. */

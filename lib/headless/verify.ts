@@ -2,7 +2,7 @@
  * Verify (issue 10, `--verify FILE`): a recording's client side replayed against a live server,
  * every answer compared with the recorded one. This module is the pure half: which recorded
  * requests are replayed and how (`planReplay`), the comparison with ignore rules for volatile
- * values (`Verification`), and the report (`formatVerifyText`, `verifyExitCode`). The replay
+ * values (`Verification`), and the report (its words are verify-text.ts, which reads this). The replay
  * itself (a live session) is proxy/faces/cli/verify.ts; the plan is verify-plan.ts, the words verify-text.ts.
  *
  * Only responses are compared. Notifications and the server's own requests depend on timing (a
@@ -16,7 +16,6 @@ import type { LoupeError, RpcError } from '../wire/wire.ts';
 import { isRecord, recordedModern, type ReplayPlan, type ReplayStep } from './verify-plan.ts';
 
 export { planReplay, recordedClientChoice, recordedModern, type ReplayPlan, type ReplayStep } from './verify-plan.ts';
-export { formatVerifyText, verifyExitCode } from './verify-text.ts';
 
 /**
  * Built-in ignore rules, printed in every report. Each is a value that differs on every run of the

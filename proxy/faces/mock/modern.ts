@@ -17,7 +17,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { MockConversation, type AnswerTable } from '../../../lib/headless/mock-match.ts';
 import { BodyReader } from '../../listen/body-limits.ts';
 import { answerError, MOCK, refused } from '../../listen/endpoint-guard.ts';
-import type { HttpSetup } from './mock.ts';
+import type { HttpSetup } from './options.ts';
 
 export interface ModernMockHttp {
   url: string;
