@@ -8,6 +8,13 @@
  */
 import type { ServerResponse } from 'node:http';
 
+/**
+ * The redirect URI of a Loupe with no page (the headless modes): registered like any other, but
+ * nothing needs to listen there, since the headless sign-in (headless.ts) reads the code from the
+ * authorization server's redirect to it.
+ */
+export const HEADLESS_REDIRECT_URL = 'http://127.0.0.1/oauth/callback';
+
 export type CallbackOutcome = { ok: true; code: string } | { ok: false; error: string };
 
 interface Waiting {

@@ -17,7 +17,7 @@ import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/tran
 import type { LoupeAuthProvider } from './provider/provider.ts';
 
 /** The redirect URI of a headless session: nothing listens there, the code is read from the redirect to it. */
-export { HEADLESS_REDIRECT_URL } from '../session/oauth.ts';
+export { HEADLESS_REDIRECT_URL } from './callback.ts';
 
 /** A browser's limit is about 20; an authorization server that approves at once needs one or two. */
 const MAX_REDIRECTS = 10;

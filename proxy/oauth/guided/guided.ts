@@ -7,38 +7,14 @@
  * flow. What the flow learns that is secret (client secret, code, verifier, tokens) stays in this
  * object and is dropped when the flow ends.
  */
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { explainFailure } from '../../../lib/oauth/explain.ts';
-import { GUIDED_STEP_IDS, type GuidedFlow, type GuidedStep, type GuidedStepId, type OAuthSettings } from '../../../lib/wire/oauth.ts';
+import { GUIDED_STEP_IDS, type GuidedFlow, type GuidedStep, type GuidedStepId } from '../../../lib/wire/oauth.ts';
 import { ExchangeRecorder } from './fetch.ts';
 import { enoughOfStream } from './mcp.ts';
 import * as steps from './steps.ts';
-import type { FlowMemory, StepOutcome, StepRun } from './steps.ts';
+import type { FlowMemory, GuidedContext, StepOutcome, StepRun } from './types.ts';
 
-/** What Loupe's callback route received for the flow's state. */
-export type CallbackResult = { ok: true; code: string } | { ok: false; error: string; oauthError?: string; description?: string };
-
-/** What the flow needs of the proxy (proxy/faces/web/oauth.ts gives it). */
-export interface GuidedContext {
-  /** The MCP server's URL. */
-  serverUrl: string;
-  /** The server's configured headers (a configured Authorization is left out of the requests). */
-  headers?: Record<string, string>;
-  /** Header names the user marked secret: masked in the exchanges whatever they are called. */
-  secretHeaders?: readonly string[];
-  /** How to sign in (a pre-registered client, a client metadata URL, scopes); may hold the client secret. */
-  settings: OAuthSettings;
-  /** Loupe's callback route, registered as the redirect URI. */
-  redirectUrl: string;
-  fetch?: FetchLike;
-  /** Waits for the authorization server's redirect to the callback with this state. */
-  awaitCallback(state: string, where: string): Promise<CallbackResult>;
-  cancelCallback(state: string, why: string): void;
-  /** Writes an `auth` trace event of the session. */
-  record(event: { step: string; status: 'info' | 'passed' | 'failed'; message: string }): void;
-  /** Per HTTP request (default 30 s). */
-  timeoutMs?: number;
-}
+export type { CallbackResult, GuidedContext } from './types.ts';
 
 interface StepSpec {
   title: string;

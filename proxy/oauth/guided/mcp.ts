@@ -9,7 +9,7 @@ import { extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/a
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { bearerRejectionFailure } from '../../../lib/oauth/explain.ts';
 import { isJsonType, parseJson } from './fetch.ts';
-import type { StepOutcome, StepRun } from './steps.ts';
+import type { StepOutcome, StepRun } from './types.ts';
 import { VERSION } from '../../version.ts';
 
 const INITIALIZE_ID = 1;

@@ -16,39 +16,12 @@ import {
   startAuthorization,
 } from '@modelcontextprotocol/sdk/client/auth.js';
 import { checkResourceAllowed, resourceUrlFromServerUrl } from '@modelcontextprotocol/sdk/shared/auth-utils.js';
-import type { AuthorizationServerMetadata, OAuthClientInformationMixed, OAuthClientMetadata, OAuthProtectedResourceMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { AuthorizationServerMetadata, OAuthClientMetadata, OAuthProtectedResourceMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { authorizationErrorFailure, tokenErrorFailure, type OAuthFailure, type Tried } from '../../../lib/oauth/explain.ts';
 import { isJsonType, oauthErrorOf, parseJson, type ExchangeRecorder, type RawExchange } from './fetch.ts';
 import { authenticatedRequest, unauthenticatedRequest } from './mcp.ts';
-import type { GuidedContext } from './guided.ts';
+import type { StepOutcome, StepRun } from './types.ts';
 import { sameIssuer } from '../../../lib/oauth/issuer.ts';
-
-/** What a step concluded. */
-export type StepOutcome =
-  | { status: 'passed' | 'skipped'; verdict: string; authorizationUrl?: string }
-  | { status: 'failed'; verdict: string; failure?: OAuthFailure; authorizationUrl?: string };
-
-/** What the flow has learnt so far; the secrets in it stay in the proxy. */
-export interface FlowMemory {
-  challenge?: string;
-  resourceMetadataUrl?: URL;
-  challengeScope?: string;
-  prm?: OAuthProtectedResourceMetadata;
-  authorizationServer?: string;
-  metadata?: AuthorizationServerMetadata;
-  client?: OAuthClientInformationMixed;
-  scope?: string;
-  state?: string;
-  codeVerifier?: string;
-  code?: string;
-  tokens?: OAuthTokens;
-}
-
-export interface StepRun {
-  ctx: GuidedContext;
-  mem: FlowMemory;
-  http: ExchangeRecorder;
-}
 
 const fail = (verdict: string, failure?: OAuthFailure): StepOutcome => ({ status: 'failed', verdict, failure });
 const tried = (raws: readonly RawExchange[]): Tried[] => raws.map((r) => ({ url: r.url, status: r.status, error: r.error }));

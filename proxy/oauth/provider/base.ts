@@ -7,7 +7,7 @@ import { extractWWWAuthenticateParams, type OAuthDiscoveryState } from '@modelco
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { OAuthPhase, OAuthState } from '../../../lib/wire/oauth.ts';
-import type { AuthStep, LoupeAuthProvider, OAuthOptions, ProviderHooks } from './provider.ts';
+import type { AuthStep, LoupeAuthProvider, OAuthOptions, ProviderHooks } from './types.ts';
 import type { StoredCredentials } from '../store.ts';
 import { sameIssuer } from '../../../lib/oauth/issuer.ts';
 

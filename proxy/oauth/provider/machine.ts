@@ -7,7 +7,7 @@ import { ClientCredentialsProvider, PrivateKeyJwtProvider } from '@modelcontextp
 import type { AddClientAuthentication, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { BaseProvider, CLIENT_NAME, omitUndefined, unionScopes } from './base.ts';
-import type { OAuthOptions, ProviderHooks } from './provider.ts';
+import type { OAuthOptions, ProviderHooks } from './types.ts';
 
 /** client_credentials (SEP-1046): the SDK's providers do the grant; this keeps tokens, state and forget. */
 export class ClientCredentialsWrapper extends BaseProvider {
