@@ -5,67 +5,8 @@
  * there, the request options may also follow the target: `mcp-loupe --cli node srv.js --method
  * tools/list`. A `--` in the target ends that: what follows it goes to the server untouched.
  */
-import type { OutputFormat } from '../../lib/headless/cli-output.ts';
 import { parsePath } from '../../lib/json/json-path.ts';
-import type { CliOptions } from './options.ts';
-
-export type HeadlessMode = 'cli' | 'smoke' | 'mock' | 'verify' | 'lock' | 'doctor' | 'export-tools';
-export type ExportToolsFormat = 'openai' | 'anthropic' | 'gemini';
-export type ElicitPolicy = 'accept-defaults' | 'decline' | 'cancel';
-
-export const CLI_METHODS = [
-  'tools/list',
-  'tools/call',
-  'resources/list',
-  'resources/templates/list',
-  'resources/read',
-  'prompts/list',
-  'prompts/get',
-  'ping',
-  'initialize',
-] as const;
-export type CliMethod = (typeof CLI_METHODS)[number];
-
-export interface HeadlessOptions {
-  cli: boolean;
-  smoke: boolean;
-  method?: CliMethod;
-  toolName?: string;
-  /** `key=value` / `key:=json`, as typed; read against the tool's schema once it is known (cli-run.ts). */
-  toolArgs: string[];
-  /** `--args '<json object>'`, parsed. */
-  args?: Record<string, unknown>;
-  uri?: string;
-  promptName?: string;
-  promptArgs: string[];
-  /** `markdown` is for --doctor only. */
-  format: OutputFormat | 'markdown';
-  /** `--doctor` (issue 14): lint and validate the server, report; exit 1 on errors. */
-  doctor: boolean;
-  /** `--export-tools FORMAT` (issue 14): the tool definitions for an LLM API on stdout. */
-  exportTools?: ExportToolsFormat;
-  verbose: boolean;
-  /** `--timeout`: each request's (and, without --connect-timeout, initialize's) limit in ms. */
-  timeoutMs?: number;
-  elicit?: ElicitPolicy;
-  sample?: string;
-  roots: string[];
-  record?: string;
-  junit?: string;
-  /** `--no-negative`: smoke calls only the valid case of each tool. */
-  negative: boolean;
-  /** `--allow-writes`: smoke calls the tools that may change data too (lib/headless/smoke-writes.ts). */
-  allowWrites: boolean;
-  mock?: string;
-  mockPort?: number;
-  /** `--mock-no-auth`: the HTTP mock asks for no bearer token (warned about on stderr). */
-  mockNoAuth: boolean;
-  verify?: string;
-  ignore: string[];
-  lock?: string;
-  /** `--update-lock`: rewrite the lockfile instead of checking it. */
-  updateLock: boolean;
-}
+import { CLI_METHODS, type CliMethod, type CliOptions, type HeadlessMode, type HeadlessOptions } from './types.ts';
 
 export function emptyHeadless(): HeadlessOptions {
   return { cli: false, smoke: false, doctor: false, toolArgs: [], promptArgs: [], format: 'pretty', verbose: false, roots: [], negative: true, allowWrites: false, mockNoAuth: false, ignore: [], updateLock: false };
@@ -249,7 +190,7 @@ export function checkHeadless(o: CliOptions): string | undefined {
   }
   if (x.updateLock && x.lock === undefined) return '--update-lock needs --lock FILE.';
   if (mode !== undefined && mode !== 'cli' && x.method !== undefined) return `--method is for --cli; --${mode} makes its own requests.`;
-  // With --config and no --server, a file of one server will do (cli-run.ts checks).
+  // With --config and no --server, a file of one server will do (proxy/faces/cli/run.ts checks).
   if (mode !== undefined && o.servers.length > 1) return `--${mode} talks to one server: keep one --server NAME.`;
   return undefined;
 }

@@ -1,5 +1,5 @@
 /**
- * The OAuth options of the command line (cli-oauth.ts): each flag's value checks, the PEM read from
+ * The OAuth options of the command line (oauth.ts): each flag's value checks, the PEM read from
  * --client-private-key (and its algorithm found from the key), the combination checks with one plain
  * sentence each, and the provider options made from them.
  */

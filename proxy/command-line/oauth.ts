@@ -3,8 +3,8 @@
  * command-line target signs in with them too: `--client-id`, `--client-secret`,
  * `--client-metadata-url`, `--scope`, `--oauth-client-credentials` (with a secret, or with
  * `--client-private-key FILE` [+ `--client-signing-alg ALG`] for private_key_jwt) and
- * `--remember-credentials`. Specs in the shape of cli-headless.ts's HEADLESS_OPTIONS, which the
- * parser in cli-args.ts merges.
+ * `--remember-credentials`. Specs in the shape of headless.ts's HEADLESS_OPTIONS, which the
+ * parser in options.ts merges.
  */
 import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';

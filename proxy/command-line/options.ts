@@ -3,44 +3,14 @@
  * Parsing stops at the first positional word, so that everything from the target on reaches the
  * server verbatim (`mcp-loupe npx -y srv --port 9` gives `--port 9` to the server).
  */
-import { checkHeadless, emptyHeadless, HEADLESS_OPTIONS, modeOf, takeTrailingOptions, type HeadlessOptions } from './headless.ts';
-import { ProtocolChoiceSchema, type ProtocolChoice } from '../../lib/model/server-config.ts';
-import { checkOAuth, emptyOAuth, OAUTH_OPTIONS, OAUTH_USAGE, type CliOAuthOptions } from './oauth.ts';
-import { checkRelay, emptyRelay, RELAY_OPTIONS, RELAY_USAGE, type RelayOptions } from './relay.ts';
+import { checkHeadless, emptyHeadless, HEADLESS_OPTIONS, modeOf, takeTrailingOptions } from './headless.ts';
+import { ProtocolChoiceSchema } from '../../lib/model/server-config.ts';
+import { checkOAuth, emptyOAuth, OAUTH_OPTIONS, OAUTH_USAGE } from './oauth.ts';
+import { checkRelay, emptyRelay, RELAY_OPTIONS, RELAY_USAGE } from './relay.ts';
+import type { CliOptions } from './types.ts';
 
 export { resolveTarget, type ResolvedTarget, type TargetDeps, type WorkspaceTarget } from './target.ts';
-
-export interface CliOptions {
-  /** `undefined`: a free port near 6280; `0`: any free port. */
-  port?: number;
-  /** Open a browser once listening (`--no-open` turns it off). */
-  open: boolean;
-  /** Interface to listen on: loopback unless `--dangerously-listen-on`. */
-  host: string;
-  env: Record<string, string>;
-  cwd?: string;
-  transport?: 'stdio' | 'http' | 'sse';
-  /** `--protocol`: the generation every server speaks (issue 12); absent: each server's own, else 2025-11-25. */
-  protocol?: ProtocolChoice;
-  headers: Record<string, string>;
-  config?: string;
-  /** `--server NAME`, repeatable: the servers of the --config file to connect (none: all of them). */
-  servers: string[];
-  help: boolean;
-  version: boolean;
-  /** Events kept per session in the proxy's trace (oldest dropped, and counted, beyond it). */
-  traceLimit?: number;
-  /** Milliseconds `initialize` (and HTTP discovery) may take before Loupe gives up (`--connect-timeout`). */
-  connectTimeoutMs?: number;
-  /** The target command and its arguments verbatim, or one URL; empty when none was given. */
-  target: string[];
-  /** The modes without a browser and their options (cli-headless.ts); all off for the UI. */
-  headless: HeadlessOptions;
-  /** Signing in to a remote server with OAuth, in every mode (cli-oauth.ts). */
-  oauth: CliOAuthOptions;
-  /** The tap, the gateway and `--rules` (issue 13, cli-relay.ts). */
-  relay: RelayOptions;
-}
+export type { CliOptions } from './types.ts';
 
 export type CliParseResult = { ok: true; options: CliOptions } | { ok: false; error: string };
 

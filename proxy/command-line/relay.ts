@@ -2,8 +2,8 @@
  * The command line of standing between a client and its server (issue 13, docs/contract.md):
  * `--tap [--attach URL|PORT] [--label NAME] -- <command>`, `--gateway [--gateway-port N]
  * [--gateway-idle MS] [--gateway-max-sessions N] [--gateway-no-auth] <target>` and `--rules FILE` (the UI, the
- * headless modes, the tap and the gateway). Specs in the shape of cli-headless.ts's
- * HEADLESS_OPTIONS, which the parser in cli-args.ts merges.
+ * headless modes, the tap and the gateway). Specs in the shape of headless.ts's
+ * HEADLESS_OPTIONS, which the parser in options.ts merges.
  */
 import type { Rule } from '../../lib/model/rules.ts';
 import { isLoopbackAddress } from '../listen/security.ts';

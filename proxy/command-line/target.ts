@@ -5,7 +5,7 @@
 import { normalizeTarget, type Result, type TargetInput } from '../../lib/config/server-config.ts';
 import type { ServerConfig } from '../../lib/model/server-config.ts';
 import type { parseWorkspace, Workspace, WorkspaceServer } from '../../lib/workspace/workspace.ts';
-import type { CliOptions } from './options.ts';
+import type { CliOptions } from './types.ts';
 
 const fail = (error: string): { ok: false; error: string } => ({ ok: false, error });
 

@@ -5,9 +5,9 @@
  */
 import { reportJson, reportMarkdown, reportText } from '../../../lib/doctor/report.ts';
 import { exportTools } from '../../../lib/doctor/export-tools.ts';
-import type { HeadlessOptions } from '../../command-line/headless.ts';
+import type { HeadlessOptions } from '../../command-line/types.ts';
 import { examine, fetchList } from '../../engine/doctor.ts';
-import { EXIT, type HeadlessIo } from './run.ts';
+import { EXIT, type HeadlessIo } from './io.ts';
 import type { Session } from '../../session/session.ts';
 
 export async function runDoctorMode(session: Session, h: HeadlessOptions, io: HeadlessIo): Promise<number> {

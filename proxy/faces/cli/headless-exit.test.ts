@@ -14,7 +14,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseCliArgs, resolveTarget } from '../../command-line/options.ts';
-import { EXIT, runHeadless } from './run.ts';
+import { EXIT } from './io.ts';
+import { runHeadless } from './run.ts';
 import { defaultServer } from '../../default-server.ts';
 import { runBuiltCli, stopChild, type BuiltCliOptions } from '../../testing/children.ts';
 

@@ -7,7 +7,7 @@
 import { defaultsFor } from '../../../lib/schema/synth.ts';
 import type { ServerRequest } from '../../../lib/wire/wire.ts';
 import type { ServerRequestPolicy } from './face-session.ts';
-import type { HeadlessOptions } from '../../command-line/headless.ts';
+import type { HeadlessOptions } from '../../command-line/types.ts';
 import type { ServerRequestOutcome } from '../../session/server-requests.ts';
 
 /** JSON-RPC "invalid request": the client will not do this (the SDK uses it for refused sampling too). */

@@ -1,14 +1,10 @@
 /**
  * The modes without a browser (issue 10): one request (`--cli`), `--smoke`, `--verify`, `--lock`
  * and `--mock`, each composing the same `Session` the UI drives (proxy/faces/cli/face-session.ts) with a
- * policy for the server's requests (cli-policy.ts) and, with `--record`, the JSONL writer. Nothing
- * here loads the HTTP server, the static files or `ws`.
- *
- * Exit codes (docs/contract.md): 0 success; 1 the server answered with an error, a tool result with
- * `isError`, a failed smoke check or drift; 2 usage; 3 could not connect; 4 timeout.
+ * policy for the server's requests (policy.ts) and, with `--record`, the JSONL writer. Nothing
+ * here loads the HTTP server, the static files or `ws`. The exit codes are io.ts's (docs/contract.md).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { parseKeyValues, parsePromptArgs, unknownNameMessage } from '../../../lib/headless/cli-arguments.ts';
 import { formatResult } from '../../../lib/headless/cli-output.ts';
 import { describeFailure } from '../../../lib/client/outcome-text.ts';
@@ -17,23 +13,20 @@ import { serverRunsToolTasks, taskSupportOf } from '../../../lib/client/tasks.ts
 import type { ServerConfig } from '../../../lib/model/server-config.ts';
 import { resolveReferences } from '../../../lib/workspace/references.ts';
 import type { LoupeError, RpcError, SessionInfo, TraceEvent } from '../../../lib/wire/wire.ts';
-import type { CliOptions, ResolvedTarget } from '../../command-line/options.ts';
-import { modeOf, type HeadlessOptions } from '../../command-line/headless.ts';
+import type { ResolvedTarget } from '../../command-line/target.ts';
+import type { CliOptions, HeadlessOptions } from '../../command-line/types.ts';
+import { modeOf } from '../../command-line/headless.ts';
 import { oauthOptionsOf } from '../../command-line/oauth.ts';
 import { headlessPolicy } from './policy.ts';
 import { openFaceSession, type FaceSession } from './face-session.ts';
+import { EXIT, type HeadlessIo } from './io.ts';
+import { runMockMode } from './mock.ts';
+import { loadTraceReader, readTrace, type ImportedTrace } from './recording.ts';
 import { startRecording, type Recording } from '../../engine/record.ts';
 import type { RequestOutcome, Session } from '../../session/session.ts';
 
-export const EXIT = { ok: 0, failed: 1, usage: 2, connect: 3, timeout: 4 } as const;
-
 /** Each smoke call's limit without --timeout: long enough for a slow tool, short enough for CI. */
 const SMOKE_TIMEOUT_MS = 15_000;
-
-export interface HeadlessIo {
-  stdout(text: string): void;
-  stderr(text: string): void;
-}
 
 const processIo: HeadlessIo = { stdout: (t) => void process.stdout.write(t), stderr: (t) => void process.stderr.write(t) };
 
@@ -230,69 +223,6 @@ async function runVerifyMode(session: Session, h: HeadlessOptions, io: HeadlessI
     code = Math.max(code, verify.lockRunExitCode(run));
   }
   return code;
-}
-
-type ImportedTrace = Extract<ReturnType<typeof import('../../../lib/trace/jsonl.ts').parseTrace>, { ok: true }>['trace'];
-
-/** A recording, read or explained (exit 2): which line is bad, and that the complete lines are used. */
-function readTrace(path: string, say: (line: string) => void): ImportedTrace | number {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    say(`cannot read the recording ${path}: ${(error as Error).message}`);
-    return EXIT.usage;
-  }
-  const parsed = parseTraceText(text);
-  if (!parsed.ok) {
-    say(`${path}: ${parsed.error}`);
-    return EXIT.usage;
-  }
-  const { trace } = parsed;
-  if (trace.truncatedLine !== undefined) say(`${path}: line ${trace.truncatedLine} is cut short (the recording stopped mid-write); using the ${trace.events.length} complete events before it.`);
-  for (const problem of trace.problems) say(`${path}: line ${problem.line} is not a trace event (${problem.error}); skipped.`);
-  if (trace.problemCount > trace.problems.length) say(`${path}: ${trace.problemCount - trace.problems.length} more bad lines skipped.`);
-  return trace;
-}
-
-let parseTraceText: typeof import('../../../lib/trace/jsonl.ts').parseTrace;
-
-/** Loads the trace reader (zod) only for the modes that read a recording. */
-export async function loadTraceReader(): Promise<void> {
-  parseTraceText ??= (await import('../../../lib/trace/jsonl.ts')).parseTrace;
-}
-
-async function runMockMode(h: HeadlessOptions, io: HeadlessIo, say: (line: string) => void): Promise<number> {
-  await loadTraceReader();
-  const trace = readTrace(h.mock!, say);
-  if (typeof trace === 'number') return trace;
-  const [{ startMock, MockStartError }, { mockLines }] = await Promise.all([import('../mock/mock.ts'), import('../../listen/client-lines.ts')]);
-  // Before the line that says it listens: a script that sends SIGTERM once it reads that line must
-  // find the handler in place, not Node's default (killed by the signal).
-  let mock: Awaited<ReturnType<typeof startMock>> | undefined;
-  let stopped = false;
-  const stop = () => {
-    stopped = true;
-    void mock?.close();
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  try {
-    // The mock's lines already say "Loupe mock: …" (the same sentence its client gets as an error).
-    mock = await startMock(trace, { port: h.mockPort, noAuth: h.mockNoAuth, log: (line: string) => process.stderr.write(`${line}\n`) });
-  } catch (error) {
-    if (!(error instanceof MockStartError)) throw error;
-    say(`${h.mock}: ${error.message}`);
-    return error.code === 'LISTEN_FAILED' ? EXIT.connect : EXIT.usage;
-  }
-  if (stopped) await mock.close();
-  const { answers, methods, protocolVersion } = mock.recorded;
-  const what = `${answers} recorded answers (${methods.join(', ')}; protocol ${protocolVersion ?? 'unknown'})`;
-  say(mock.url ? `mock of ${h.mock} listening at ${mock.url} with ${what}` : `mock of ${h.mock} answering on stdio with ${what}; it stops when stdin ends`);
-  // Over HTTP, the token (on the user's terminal, never in a command line) and where to paste it; or the warning of --mock-no-auth.
-  if (mock.url) io.stderr(mockLines({ url: mock.url, token: mock.token, file: h.mock!, name: basename(h.mock!).replace(/\.jsonl?$/i, '') }));
-  await mock.done;
-  return EXIT.ok;
 }
 
 /** `--cli --method …`: one request, its result on stdout. */

@@ -1,13 +1,15 @@
 /**
  * The proxy side of the wire protocol (lib/wire/wire.ts) over the engine's sessions (engine.ts): each
- * tab subscribed to the sessions it shows (hub-subscriptions.ts, which also batches trace events:
- * a flood costs one message per window). The workspace messages (add/update/remove servers, save,
- * inputs) are in hub-workspace.ts.
+ * tab subscribed to the sessions it shows (subscriptions.ts, which also batches trace events:
+ * a flood costs one message per window). The workspace, OAuth, interception and Playground messages,
+ * and the relayed requests, are handled in workspace.ts, oauth.ts, intercept.ts, playground.ts and
+ * requests.ts, which see the hub only as a HubContext (context.ts).
  */
 import type { RawData, WebSocket } from 'ws';
 import type { ServerConfig } from '../../../lib/model/server-config.ts';
 import { parseClientMessage, SNAPSHOT_TAIL_EVENTS, WIRE_VERSION, type ClientMessage, type LoupeError, type ServerMessage } from '../../../lib/wire/wire.ts';
 import type { Workspace } from '../../../lib/workspace/workspace.ts';
+import type { HubContext } from './context.ts';
 import { internalError, serialise } from './messages.ts';
 import { relayRawMessage, relayRequest } from './requests.ts';
 import { TabFeed } from './subscriptions.ts';
@@ -28,10 +30,10 @@ export type HubDefaults = Omit<EngineOptions, 'traceLimits' | 'policy'>;
 /**
  * The WebSocket gateway (issue 10): the page's face on the engine. It parses and dispatches what
  * tabs send, batches trace events per tab, applies back-pressure and sends snapshots; the sessions
- * themselves are the engine's. The session methods below are the engine's, for the workspace
- * messages (hub-workspace.ts) and the tests.
+ * themselves are the engine's. The session methods below are the engine's, for the launch and the
+ * tests; the message handlers take the narrower HubContext, which the hub implements.
  */
-export class Hub {
+export class Hub implements HubContext {
   readonly engine: Engine;
   private readonly feed: TabFeed;
 

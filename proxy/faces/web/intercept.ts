@@ -10,7 +10,7 @@ import type { Rule } from '../../../lib/model/rules.ts';
 import { readPattern } from '../../../lib/rules/match.ts';
 import type { ClientMessage, ServerMessage } from '../../../lib/wire/wire.ts';
 import type { EngineEvent } from '../../engine/engine.ts';
-import type { Hub } from './hub.ts';
+import type { HubContext } from './context.ts';
 
 const INTERCEPT_TYPES = new Set(['set-rules', 'release-hold', 'release-all'] as const);
 
@@ -41,7 +41,7 @@ export function rulesProblem(rules: readonly Rule[]): string | undefined {
   return undefined;
 }
 
-export function dispatchIntercept(hub: Hub, ws: WebSocket, message: InterceptMessage): void {
+export function dispatchIntercept(hub: HubContext, ws: WebSocket, message: InterceptMessage): void {
   const engine = hub.engine;
   switch (message.type) {
     case 'set-rules': {
@@ -80,6 +80,6 @@ export function interceptBroadcast(event: InterceptEvent): ServerMessage {
 }
 
 /** What a snapshot carries of interception: the rules in force and the frames held now. */
-export function interceptSnapshot(hub: Hub): Pick<Extract<ServerMessage, { type: 'snapshot' }>, 'rules' | 'holds'> {
+export function interceptSnapshot(hub: HubContext): Pick<Extract<ServerMessage, { type: 'snapshot' }>, 'rules' | 'holds'> {
   return { rules: hub.engine.rules, holds: hub.engine.holds.list() };
 }

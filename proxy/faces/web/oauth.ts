@@ -8,7 +8,7 @@
 import type { WebSocket } from 'ws';
 import type { ClientMessage } from '../../../lib/wire/wire.ts';
 import type { GuidedFlow } from '../../../lib/wire/oauth.ts';
-import type { Hub } from './hub.ts';
+import type { HubContext } from './context.ts';
 import type { CallbackResult, GuidedContext, GuidedOAuth } from '../../oauth/guided/guided.ts';
 import type { Session } from '../../session/session.ts';
 
@@ -21,9 +21,9 @@ export function isOAuthMessage(message: ClientMessage): message is OAuthMessage 
 }
 
 /** The guided flows of each hub, one per session at most. */
-const flowsByHub = new WeakMap<Hub, Map<string, GuidedOAuth>>();
+const flowsByHub = new WeakMap<HubContext, Map<string, GuidedOAuth>>();
 
-function flowsOf(hub: Hub): Map<string, GuidedOAuth> {
+function flowsOf(hub: HubContext): Map<string, GuidedOAuth> {
   let flows = flowsByHub.get(hub);
   if (!flows) {
     const created = new Map<string, GuidedOAuth>();
@@ -38,11 +38,11 @@ function flowsOf(hub: Hub): Map<string, GuidedOAuth> {
 }
 
 /** The current flows, for a tab that attaches (sent after its snapshot). */
-export function guidedFlows(hub: Hub): GuidedFlow[] {
+export function guidedFlows(hub: HubContext): GuidedFlow[] {
   return [...(flowsByHub.get(hub)?.values() ?? [])].map((flow) => flow.flow);
 }
 
-export async function dispatchOAuth(hub: Hub, ws: WebSocket, message: OAuthMessage): Promise<void> {
+export async function dispatchOAuth(hub: HubContext, ws: WebSocket, message: OAuthMessage): Promise<void> {
   switch (message.type) {
     case 'oauth-settings':
       return hub.withSession(ws, message.session, (session) => session.setOAuthSettings(message.settings));
@@ -57,7 +57,7 @@ export async function dispatchOAuth(hub: Hub, ws: WebSocket, message: OAuthMessa
   }
 }
 
-async function guided(hub: Hub, ws: WebSocket, session: Session, action: 'start' | 'continue' | 'stop'): Promise<void> {
+async function guided(hub: HubContext, ws: WebSocket, session: Session, action: 'start' | 'continue' | 'stop'): Promise<void> {
   const flows = flowsOf(hub);
   const current = flows.get(session.id);
   if (action === 'stop') return current?.stop('Stopped before it finished.');
@@ -81,7 +81,7 @@ async function guided(hub: Hub, ws: WebSocket, session: Session, action: 'start'
   await flow.continue();
 }
 
-function guidedContext(hub: Hub, session: Session, serverUrl: string, headers: Record<string, string>): GuidedContext {
+function guidedContext(hub: HubContext, session: Session, serverUrl: string, headers: Record<string, string>): GuidedContext {
   return {
     serverUrl,
     headers,

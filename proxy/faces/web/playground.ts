@@ -10,7 +10,7 @@ import type { WebSocket } from 'ws';
 import type { StreamDelta } from '../../../lib/playground/types.ts';
 import type { ClientMessage, ServerMessage } from '../../../lib/wire/wire.ts';
 import type { PlaygroundCallMessage, PlaygroundError, PlaygroundKeys, PlaygroundModelsMessage } from '../../../lib/wire/playground.ts';
-import type { Hub } from './hub.ts';
+import type { HubContext } from './context.ts';
 import { KeyStore } from '../../playground/keys.ts';
 import { callModel, listModels, type ProviderEventInput, type Timeouts } from '../../playground/provider.ts';
 
@@ -32,9 +32,9 @@ interface PlaygroundState {
   inFlight: WeakMap<WebSocket, Map<string, AbortController>>;
 }
 
-const stateByHub = new WeakMap<Hub, PlaygroundState>();
+const stateByHub = new WeakMap<HubContext, PlaygroundState>();
 
-function stateOf(hub: Hub): PlaygroundState {
+function stateOf(hub: HubContext): PlaygroundState {
   let state = stateByHub.get(hub);
   if (!state) stateByHub.set(hub, (state = { keys: new KeyStore(), inFlight: new WeakMap() }));
   return state;
@@ -44,22 +44,22 @@ function stateOf(hub: Hub): PlaygroundState {
  * Where the keys come from and how long a call may take, set before the hub's first Playground
  * message: Loupe's environment and DEFAULT_TIMEOUTS unless given (tests give both).
  */
-export function configurePlayground(hub: Hub, options: { env?: Readonly<Record<string, string | undefined>>; timeouts?: Partial<Timeouts> }): void {
+export function configurePlayground(hub: HubContext, options: { env?: Readonly<Record<string, string | undefined>>; timeouts?: Partial<Timeouts> }): void {
   const state = stateOf(hub);
   if (options.env) state.keys = new KeyStore(options.env);
   if (options.timeouts) state.timeouts = options.timeouts;
 }
 
 /** The keys as the snapshot carries them. */
-export function playgroundSnapshot(hub: Hub): { playgroundKeys: PlaygroundKeys } {
+export function playgroundSnapshot(hub: HubContext): { playgroundKeys: PlaygroundKeys } {
   return { playgroundKeys: stateOf(hub).keys.state() };
 }
 
-function broadcastKeys(hub: Hub): void {
+function broadcastKeys(hub: HubContext): void {
   hub.broadcastNow({ type: 'playground-keys', ...stateOf(hub).keys.state() });
 }
 
-export async function dispatchPlayground(hub: Hub, ws: WebSocket, message: PlaygroundMessage): Promise<void> {
+export async function dispatchPlayground(hub: HubContext, ws: WebSocket, message: PlaygroundMessage): Promise<void> {
   const state = stateOf(hub);
   switch (message.type) {
     case 'playground-set-key': {
@@ -82,7 +82,7 @@ export async function dispatchPlayground(hub: Hub, ws: WebSocket, message: Playg
 }
 
 /** Runs `act` with an AbortController the tab's `playground-cancel` reaches. */
-async function cancellable<T>(hub: Hub, ws: WebSocket, requestId: string, act: (signal: AbortSignal) => Promise<T>): Promise<T> {
+async function cancellable<T>(hub: HubContext, ws: WebSocket, requestId: string, act: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const { inFlight } = stateOf(hub);
   let calls = inFlight.get(ws);
   if (!calls) inFlight.set(ws, (calls = new Map()));
@@ -98,17 +98,17 @@ async function cancellable<T>(hub: Hub, ws: WebSocket, requestId: string, act: (
 }
 
 /** The exchange in the session's trace, when the session is there; its seq. */
-function record(hub: Hub, session: string | undefined, event: ProviderEventInput): number | undefined {
+function record(hub: HubContext, session: string | undefined, event: ProviderEventInput): number | undefined {
   if (session === undefined) return undefined;
-  return hub.session(session)?.trace.record(event).seq;
+  return hub.engine.session(session)?.trace.record(event).seq;
 }
 
 const noSession = (id: string): PlaygroundError => ({ code: 'NO_SESSION', message: `There is no server ${JSON.stringify(id)} to record the call in any more: choose the Playground's servers again.` });
 
-async function models(hub: Hub, ws: WebSocket, message: PlaygroundModelsMessage): Promise<void> {
+async function models(hub: HubContext, ws: WebSocket, message: PlaygroundModelsMessage): Promise<void> {
   const state = stateOf(hub);
   const answer = (rest: Omit<Extract<ServerMessage, { type: 'playground-models-result' }>, 'type' | 'requestId'>) => hub.sendTo(ws, { type: 'playground-models-result', requestId: message.requestId, ...rest });
-  if (message.session !== undefined && !hub.session(message.session)) return answer({ error: noSession(message.session) });
+  if (message.session !== undefined && !hub.engine.session(message.session)) return answer({ error: noSession(message.session) });
   const key = state.keys.resolve(message.config);
   if (!key.ok) return answer({ error: key.error });
   const done = await cancellable(hub, ws, message.requestId, (signal) => listModels({ config: message.config, key: key.key, signal, timeouts: state.timeouts }));
@@ -116,10 +116,10 @@ async function models(hub: Hub, ws: WebSocket, message: PlaygroundModelsMessage)
   answer({ ...(done.outcome.ok ? { models: done.outcome.value } : { error: done.outcome.error }), ...(exchangeSeq !== undefined ? { exchangeSeq } : {}) });
 }
 
-async function chat(hub: Hub, ws: WebSocket, message: PlaygroundCallMessage): Promise<void> {
+async function chat(hub: HubContext, ws: WebSocket, message: PlaygroundCallMessage): Promise<void> {
   const state = stateOf(hub);
   const { requestId } = message;
-  if (!hub.session(message.session)) return hub.sendTo(ws, { type: 'playground-reply', requestId, error: noSession(message.session), latencyMs: 0 });
+  if (!hub.engine.session(message.session)) return hub.sendTo(ws, { type: 'playground-reply', requestId, error: noSession(message.session), latencyMs: 0 });
   const key = state.keys.resolve(message.config);
   if (!key.ok) return hub.sendTo(ws, { type: 'playground-reply', requestId, error: key.error, latencyMs: 0 });
 

@@ -5,11 +5,11 @@
 import type { WebSocket } from 'ws';
 import type { LoupeError, RequestMessage, SendRawMessage } from '../../../lib/wire/wire.ts';
 import { asRequestId, isWireError, progressOf, rawMessageOf, type ResponseHead } from './messages.ts';
-import type { Hub } from './hub.ts';
+import type { HubContext } from './context.ts';
 import type { RawOutcome } from '../../session/raw-router.ts';
 import type { Session } from '../../session/session.ts';
 
-export async function relayRequest(hub: Hub, ws: WebSocket, s: Session, message: RequestMessage): Promise<void> {
+export async function relayRequest(hub: HubContext, ws: WebSocket, s: Session, message: RequestMessage): Promise<void> {
   const started = performance.now();
   const outcome = await s.request(message.id, message.method, message.params, {
     timeoutMs: message.timeoutMs,
@@ -29,7 +29,7 @@ export async function relayRequest(hub: Hub, ws: WebSocket, s: Session, message:
   sendOutcome(hub, ws, { type: 'response', id: message.id, session: s.id, durationMs: performance.now() - started, rpcId: 'rpcId' in outcome ? outcome.rpcId : undefined }, outcome);
 }
 
-export async function relayRawMessage(hub: Hub, ws: WebSocket, s: Session, message: SendRawMessage): Promise<void> {
+export async function relayRawMessage(hub: HubContext, ws: WebSocket, s: Session, message: SendRawMessage): Promise<void> {
   const started = performance.now();
   const raw = rawMessageOf(message);
   const base = { type: 'response' as const, id: message.id, session: s.id };
@@ -43,7 +43,7 @@ export async function relayRawMessage(hub: Hub, ws: WebSocket, s: Session, messa
  * envelope is built around it as text (the `frame` member, lib/wire/wire.ts): a result of any depth
  * goes to the page without being serialised again.
  */
-function sendOutcome(hub: Hub, ws: WebSocket, base: ResponseHead, outcome: RawOutcome): void {
+function sendOutcome(hub: HubContext, ws: WebSocket, base: ResponseHead, outcome: RawOutcome): void {
   if (!outcome.ok && !isWireError(outcome.error)) {
     const error: LoupeError = { code: 'BAD_MESSAGE', message: 'The server answered with an error that is not a JSON-RPC error object (it needs a numeric "code" and a string "message"); its frame is in History.' };
     return hub.sendTo(ws, { ...base, ok: false, error });

@@ -7,7 +7,7 @@ import type { WebSocket } from 'ws';
 import type { ClientMessage } from '../../../lib/wire/wire.ts';
 import { serializeWorkspace } from '../../../lib/workspace/workspace.ts';
 import { currentContext, knownLocations, listConfigLocations } from '../../system/config-locations.ts';
-import type { Hub } from './hub.ts';
+import type { HubContext } from './context.ts';
 import { saveWorkspaceFile } from '../../engine/workspace-file.ts';
 
 const WORKSPACE_TYPES = new Set([
@@ -29,72 +29,72 @@ export function isWorkspaceMessage(message: ClientMessage): message is Workspace
   return WORKSPACE_TYPES.has(message.type as WorkspaceType);
 }
 
-export async function dispatchWorkspace(hub: Hub, ws: WebSocket, message: WorkspaceMessage): Promise<void> {
+export async function dispatchWorkspace(hub: HubContext, ws: WebSocket, message: WorkspaceMessage): Promise<void> {
   switch (message.type) {
     case 'add-server':
       return addServer(hub, ws, message);
     case 'update-server':
       return hub.withSession(ws, message.session, async (session) => {
         const live = session.status === 'connected' || session.status === 'connecting';
-        hub.model.update(session.id, message);
-        session.setView(hub.model.view(session.id)!);
+        hub.engine.model.update(session.id, message);
+        session.setView(hub.engine.model.view(session.id)!);
         hub.broadcastWorkspace();
-        if (live) await hub.start(session, { clientCapabilities: message.clientCapabilities });
+        if (live) await hub.engine.start(session, { clientCapabilities: message.clientCapabilities });
         else session.announce();
       });
     case 'remove-server':
-      return hub.withSession(ws, message.session, (session) => hub.removeSession(session.id));
+      return hub.withSession(ws, message.session, (session) => hub.engine.removeSession(session.id));
     case 'restart':
-      return hub.withSession(ws, message.session, (session) => hub.start(session));
+      return hub.withSession(ws, message.session, (session) => hub.engine.start(session));
     case 'subscribe':
       return hub.subscribe(ws, message.sessions);
     case 'set-saved-calls':
-      if (!hub.model.setSavedCalls(message.session, message.calls)) return hub.sendError(ws, { code: 'NO_SESSION', message: `No session ${message.session}.` });
+      if (!hub.engine.model.setSavedCalls(message.session, message.calls)) return hub.sendError(ws, { code: 'NO_SESSION', message: `No session ${message.session}.` });
       return hub.broadcastWorkspace();
     case 'provide-inputs':
       return provideInputs(hub, message.values);
     case 'save-workspace':
       return saveWorkspace(hub, ws, message);
     case 'list-config-locations': {
-      const locations = await listConfigLocations(currentContext(hub.cwd));
+      const locations = await listConfigLocations(currentContext(hub.engine.cwd));
       return hub.sendTo(ws, { type: 'config-locations', requestId: message.requestId, locations });
     }
   }
 }
 
-async function addServer(hub: Hub, ws: WebSocket, message: Extract<WorkspaceMessage, { type: 'add-server' }>): Promise<void> {
+async function addServer(hub: HubContext, ws: WebSocket, message: Extract<WorkspaceMessage, { type: 'add-server' }>): Promise<void> {
   const { config, secretEnv, secretHeaders, clientCapabilities, roots, serverRequestTimeoutMs, connectTimeoutMs, disabled, other, savedCalls } = message;
-  const session = hub.createSession(config, { secretEnv, secretHeaders, clientCapabilities, disabled, other, savedCalls });
-  hub.primary ??= session.id;
+  const session = hub.engine.createSession(config, { secretEnv, secretHeaders, clientCapabilities, disabled, other, savedCalls });
+  hub.engine.primary ??= session.id;
   session.announce();
   hub.sendTo(ws, { type: 'server-added', requestId: message.requestId, session: session.snapshot() });
   hub.broadcastWorkspace();
-  if (message.connect !== false && disabled !== true) await hub.start(session, { clientCapabilities, roots, serverRequestTimeoutMs, connectTimeoutMs });
+  if (message.connect !== false && disabled !== true) await hub.engine.start(session, { clientCapabilities, roots, serverRequestTimeoutMs, connectTimeoutMs });
 }
 
 /** Servers that waited for one of these inputs connect now. The values stay in proxy memory only. */
-async function provideInputs(hub: Hub, values: Record<string, string>): Promise<void> {
-  hub.model.provideInputs(values);
-  const waiting = hub.sessionList().filter((s) => (s.snapshot().waitingForInputs ?? []).some((id) => id in values));
+async function provideInputs(hub: HubContext, values: Record<string, string>): Promise<void> {
+  hub.engine.model.provideInputs(values);
+  const waiting = hub.engine.sessionList().filter((s) => (s.snapshot().waitingForInputs ?? []).some((id) => id in values));
   hub.broadcastWorkspace();
-  await Promise.allSettled(waiting.map((s) => hub.start(s)));
+  await Promise.allSettled(waiting.map((s) => hub.engine.start(s)));
 }
 
-async function saveWorkspace(hub: Hub, ws: WebSocket, message: Extract<WorkspaceMessage, { type: 'save-workspace' }>): Promise<void> {
+async function saveWorkspace(hub: HubContext, ws: WebSocket, message: Extract<WorkspaceMessage, { type: 'save-workspace' }>): Promise<void> {
   const { requestId } = message;
   const outcome = await saveWorkspaceFile({
     // Configs as written: secret values are references here, never values (workspace-model.ts).
-    text: serializeWorkspace(hub.model.toWorkspace()),
+    text: serializeWorkspace(hub.engine.model.toWorkspace()),
     given: message.path,
-    currentPath: hub.model.path,
-    knownHash: hub.model.diskHash,
+    currentPath: hub.engine.model.path,
+    knownHash: hub.engine.model.diskHash,
     overwrite: message.overwrite === true,
-    cwd: hub.cwd,
-    readOnly: knownLocations(currentContext(hub.cwd)).map((l) => l.path),
+    cwd: hub.engine.cwd,
+    readOnly: knownLocations(currentContext(hub.engine.cwd)).map((l) => l.path),
   });
   if (outcome.ok) {
-    hub.model.path = outcome.path;
-    hub.model.diskHash = outcome.hash;
+    hub.engine.model.path = outcome.path;
+    hub.engine.model.diskHash = outcome.hash;
     hub.sendTo(ws, { type: 'workspace-saved', requestId, path: outcome.path });
     return hub.broadcastWorkspace();
   }

@@ -1,0 +1,100 @@
+/**
+ * The parsed command line's shapes, shared by its parts: `options.ts` composes the parsers
+ * (`headless.ts`, `oauth.ts`, `relay.ts`) and `target.ts`, each of which reads or fills a `CliOptions`.
+ * Here, and not in `options.ts`, so that the parts need nothing of the module that composes them.
+ */
+import type { OutputFormat } from '../../lib/headless/cli-output.ts';
+import type { ProtocolChoice } from '../../lib/model/server-config.ts';
+import type { CliOAuthOptions } from './oauth.ts';
+import type { RelayOptions } from './relay.ts';
+
+export interface CliOptions {
+  /** `undefined`: a free port near 6280; `0`: any free port. */
+  port?: number;
+  /** Open a browser once listening (`--no-open` turns it off). */
+  open: boolean;
+  /** Interface to listen on: loopback unless `--dangerously-listen-on`. */
+  host: string;
+  env: Record<string, string>;
+  cwd?: string;
+  transport?: 'stdio' | 'http' | 'sse';
+  /** `--protocol`: the generation every server speaks (issue 12); absent: each server's own, else 2025-11-25. */
+  protocol?: ProtocolChoice;
+  headers: Record<string, string>;
+  config?: string;
+  /** `--server NAME`, repeatable: the servers of the --config file to connect (none: all of them). */
+  servers: string[];
+  help: boolean;
+  version: boolean;
+  /** Events kept per session in the proxy's trace (oldest dropped, and counted, beyond it). */
+  traceLimit?: number;
+  /** Milliseconds `initialize` (and HTTP discovery) may take before Loupe gives up (`--connect-timeout`). */
+  connectTimeoutMs?: number;
+  /** The target command and its arguments verbatim, or one URL; empty when none was given. */
+  target: string[];
+  /** The modes without a browser and their options (headless.ts); all off for the UI. */
+  headless: HeadlessOptions;
+  /** Signing in to a remote server with OAuth, in every mode (oauth.ts). */
+  oauth: CliOAuthOptions;
+  /** The tap, the gateway and `--rules` (issue 13, relay.ts). */
+  relay: RelayOptions;
+}
+
+export type HeadlessMode = 'cli' | 'smoke' | 'mock' | 'verify' | 'lock' | 'doctor' | 'export-tools';
+export type ExportToolsFormat = 'openai' | 'anthropic' | 'gemini';
+export type ElicitPolicy = 'accept-defaults' | 'decline' | 'cancel';
+
+export const CLI_METHODS = [
+  'tools/list',
+  'tools/call',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+  'prompts/list',
+  'prompts/get',
+  'ping',
+  'initialize',
+] as const;
+export type CliMethod = (typeof CLI_METHODS)[number];
+
+/** The modes without a browser and their options, as parsed (headless.ts); `modeOf` says which mode. */
+export interface HeadlessOptions {
+  cli: boolean;
+  smoke: boolean;
+  method?: CliMethod;
+  toolName?: string;
+  /** `key=value` / `key:=json`, as typed; read against the tool's schema once it is known (proxy/faces/cli/run.ts). */
+  toolArgs: string[];
+  /** `--args '<json object>'`, parsed. */
+  args?: Record<string, unknown>;
+  uri?: string;
+  promptName?: string;
+  promptArgs: string[];
+  /** `markdown` is for --doctor only. */
+  format: OutputFormat | 'markdown';
+  /** `--doctor` (issue 14): lint and validate the server, report; exit 1 on errors. */
+  doctor: boolean;
+  /** `--export-tools FORMAT` (issue 14): the tool definitions for an LLM API on stdout. */
+  exportTools?: ExportToolsFormat;
+  verbose: boolean;
+  /** `--timeout`: each request's (and, without --connect-timeout, initialize's) limit in ms. */
+  timeoutMs?: number;
+  elicit?: ElicitPolicy;
+  sample?: string;
+  roots: string[];
+  record?: string;
+  junit?: string;
+  /** `--no-negative`: smoke calls only the valid case of each tool. */
+  negative: boolean;
+  /** `--allow-writes`: smoke calls the tools that may change data too (lib/headless/smoke-writes.ts). */
+  allowWrites: boolean;
+  mock?: string;
+  mockPort?: number;
+  /** `--mock-no-auth`: the HTTP mock asks for no bearer token (warned about on stderr). */
+  mockNoAuth: boolean;
+  verify?: string;
+  ignore: string[];
+  lock?: string;
+  /** `--update-lock`: rewrite the lockfile instead of checking it. */
+  updateLock: boolean;
+}
