@@ -24,10 +24,11 @@ const RULES = [
   // lib/: isomorphic, under everything; its form library lives in components/tools/rjsf-validator.ts.
   { files: ['lib/**/*.ts'], ban: LIB },
   // lib/model: the shapes every side shares, at the very bottom: it imports nothing of Loupe's.
-  { files: ['lib/model/**/*.ts'], ban: [...LIB, '../*', '../**'] },
+  { files: ['lib/model/**/*.ts'], ban: LIB, banRegex: '^\\.\\./' },
   { files: ['proxy/**/*.ts'], ban: [...PROXY, ...TESTING] },
-  // A face speaks to a user or a host; faces never import each other (their options come from command-line/).
-  ...FACES.map((face) => ({ files: [`proxy/faces/${face}/**/*.ts`], ban: [...PROXY, ...TESTING, ...otherFaces(face)] })),
+  // A face speaks to a user or a host; faces never import each other (their options come from command-line/),
+  // neither as `../../faces/web/…` nor as a sibling `../web/…`.
+  ...FACES.map((face) => ({ files: [`proxy/faces/${face}/**/*.ts`], ban: [...PROXY, ...TESTING, ...otherFaces(face)], banRegex: `^\\.\\./(${FACES.filter((f) => f !== face).join('|')})/` })),
   // The engine holds sessions for every face and knows none of them.
   { files: ['proxy/engine/**/*.ts'], ban: [...PROXY, ...TESTING, '**/faces/**', '**/command-line/**'] },
   // A session knows its connection, not who holds it.
@@ -39,10 +40,10 @@ const RULES = [
 ];
 
 function layers(rows) {
-  return rows.map(({ files, ban }) => ({
+  return rows.map(({ files, ban, banRegex }) => ({
     files,
     ignores: ['**/*.test.ts', '**/*.test.tsx'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ban, message: LAYER }] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ban, message: LAYER }, ...(banRegex ? [{ regex: banRegex, message: LAYER }] : [])] }] },
   }));
 }
 

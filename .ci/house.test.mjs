@@ -1,0 +1,68 @@
+// The house's shape (issue 22), checked against the tree: no import circle, no product file over
+// 400 lines, no prefix standing in for a folder, a README in every folder, docs/architecture.md
+// naming every folder (and only folders that exist), and the lint rule refusing a wrong-way import.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+import { foldersWithoutReadme, importCircles, longFiles, prefixGroups, productFolders, ROOT } from './house.mjs';
+
+const TOP = ['.ci', 'app', 'bench', 'components', 'docs', 'e2e', 'lib', 'proxy'];
+
+describe('the house', () => {
+  it('has no import circle between product files', () => {
+    expect(importCircles()).toEqual([]);
+  });
+
+  it('has no product file over 400 lines and no prefix standing in for a folder', () => {
+    expect(longFiles(400)).toEqual([]);
+    expect(prefixGroups(4)).toEqual([]);
+  });
+
+  it('opens every product folder with a README', () => {
+    expect(foldersWithoutReadme()).toEqual([]);
+  });
+
+  it('is drawn by docs/architecture.md: every folder it names exists, every folder is named', () => {
+    const doc = readFileSync(join(ROOT, 'docs', 'architecture.md'), 'utf8');
+    const map = doc.slice(doc.indexOf('## The map'), doc.indexOf('### One frame'));
+    // Every path-looking word of the map (`proxy/faces/web/`, `_wire/`) resolved against its parent line's folder.
+    const named = new Set();
+    const stack = [];
+    for (const line of map.slice(map.indexOf('```') + 3, map.indexOf('```', map.indexOf('```') + 3)).split('\n')) {
+      const indent = line.length - line.trimStart().length;
+      // The path column: the folder words a line starts with (the description after them may name folders too).
+      const words = [];
+      for (const w of line.trim().split(/\s+/)) {
+        if (!/^[._a-z][\w.-]*\/$/.test(w)) break;
+        words.push(w);
+      }
+      while (stack.length > 0 && stack[stack.length - 1].indent >= indent) stack.pop();
+      const parent = stack.length > 0 ? stack[stack.length - 1].path : '';
+      for (const word of words) named.add(`${parent}${word}`.replace(/\/$/, ''));
+      if (words.length === 1) stack.push({ indent, path: `${parent}${words[0]}` });
+    }
+    const missing = [...named].filter((dir) => !existsSync(join(ROOT, dir)));
+    expect(missing, 'folders the map names that do not exist').toEqual([]);
+    const unnamed = productFolders().filter((dir) => !named.has(dir));
+    expect(unnamed, 'folders the map does not name').toEqual([]);
+    const tops = readdirSync(ROOT, { withFileTypes: true }).filter((e) => e.isDirectory() && !['node_modules', '.git', '.next', 'dist', 'out', 'test-results', 'playwright-report', '.reports'].includes(e.name)).map((e) => e.name);
+    expect(tops.filter((t) => !TOP.includes(t)), 'a new top folder, unexplained').toEqual([]);
+    expect(TOP.filter((t) => !named.has(t)), 'a top folder the map does not explain').toEqual([]);
+  });
+
+  it('refuses a wrong-way import by the lint rule', async () => {
+    const eslint = new ESLint({ cwd: ROOT });
+    const lint = async (file, code) => (await eslint.lintText(code, { filePath: join(ROOT, file) }))[0].messages.filter((m) => m.ruleId === 'no-restricted-imports').length;
+    const wrong = {
+      'the engine importing a face': ['proxy/engine/engine.ts', "import { Hub } from '../faces/web/hub.ts';\nexport type X = Hub;\n"],
+      'a face importing another': ['proxy/faces/tap/tap.ts', "import { startGateway } from '../gateway/gateway.ts';\nexport const x = startGateway;\n"],
+      'the pipeline importing a session': ['proxy/pipeline/pipeline.ts', "import type { Session } from '../session/session.ts';\nexport type X = Session;\n"],
+      'lib/model importing the rest of lib': ['lib/model/rules.ts', "import type { TraceEvent } from '../wire/wire.ts';\nexport type X = TraceEvent;\n"],
+      'product code importing a test helper': ['proxy/engine/record.ts', "import { runBuiltCli } from '../testing/children.ts';\nexport const x = runBuiltCli;\n"],
+    };
+    for (const [what, [file, code]] of Object.entries(wrong)) expect(await lint(file, code), what).toBe(1);
+    // And the right way round passes.
+    expect(await lint('proxy/faces/web/hub.ts', "import type { Engine } from '../../engine/engine.ts';\nexport type X = Engine;\n"), 'a face importing the engine').toBe(0);
+  }, 120_000);
+});
