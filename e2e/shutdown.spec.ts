@@ -41,7 +41,8 @@ test.describe('shutdown', () => {
     expect(stop.forced, `Loupe hung on a stubborn child\n${app.output()}`).toBe(false);
     expect(stop.code, app.output()).toBe(0);
     expect(stop.leaked, 'the whole process group goes').toEqual([]);
-    expect(Date.now() - started, 'SIGKILL escalation within a few seconds').toBeLessThan(8_000);
+    // A hang detector only (the escalation takes about 1.5 s): how fast is bench/'s.
+    expect(Date.now() - started, 'SIGKILL escalation, not a hang').toBeLessThan(30_000);
   });
 
   test('opening, reloading and closing tabs starts no server and leaks none', async ({ launch, loupe, context }) => {
