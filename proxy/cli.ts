@@ -92,11 +92,12 @@ async function readRulesOrExit(file: string): Promise<{ rules: Rule[]; source: s
 }
 
 async function runUi(options: CliOptions, target: ResolvedTarget): Promise<void> {
-  const [{ launch }, { openBrowser }, { isLoopbackAddress }, { gatewayLines, noAuthWarning }] = await Promise.all([
+  const [{ launch }, { openBrowser }, { isLoopbackAddress }, lines] = await Promise.all([
     import('./launch.ts'),
     import('./faces/web/open-browser.ts'),
     import('./listen/security.ts'),
-    import('./listen/client-lines.ts'),
+    // The client config lines only with --gateway: a plain start loads nothing it does not print.
+    options.relay.gateway ? import('./listen/client-lines.ts') : undefined,
   ]);
 
   // Signals are handled from the start: a Ctrl-C while the SDK is still loading must stop the
@@ -133,8 +134,9 @@ async function runUi(options: CliOptions, target: ResolvedTarget): Promise<void>
     gateway,
     onGateway: ({ url, token }) => {
       const announced = { url, token, name: options.relay.label ?? target.config?.name, what };
-      if (token === undefined) process.stderr.write(noAuthWarning(announced));
-      process.stdout.write(gatewayLines(announced));
+      if (!lines) return;
+      if (token === undefined) process.stderr.write(lines.noAuthWarning(announced));
+      process.stdout.write(lines.gatewayLines(announced));
     },
     onListening: ({ url }) => {
       // Where `mcp-loupe --tap` finds this Loupe (issue 13): a 0600 file in the user's runtime directory.

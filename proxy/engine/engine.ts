@@ -10,7 +10,8 @@ import type { ServerRequest, SessionInfo, TraceEvent, WorkspaceState } from '../
 import type { Workspace } from '../../lib/workspace/types.ts';
 import { OAuthCallbacks } from '../oauth/callback.ts';
 import type { OAuthOptions } from '../oauth/provider/provider.ts';
-import { HEADLESS_REDIRECT_URL, type OAuthContext } from '../session/oauth.ts';
+import type { OAuthContext } from '../session/oauth.ts';
+import { HEADLESS_REDIRECT_URL } from '../oauth/callback.ts';
 import { recordingPath, startRecording, type Recording } from './record.ts';
 import { ServerRequestBroker, type DoneHow, type ServerRequestOutcome } from '../session/server-requests.ts';
 import { Session, type ClientSideOptions } from '../session/session.ts';

@@ -28,7 +28,15 @@ export function describeBytes(bytes: number): string {
   return `${Math.round((bytes / size) * 10) / 10} ${unit}`;
 }
 
-const describeMs = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} second${ms === 1000 ? '' : 's'}` : `${ms} ms`);
+/** "1 second", "90 seconds", "10 minutes": a limit of time in the words of a refusal or a note. */
+export function describeDuration(ms: number): string {
+  if (ms < 60_000) {
+    const seconds = Math.max(1, Math.round(ms / 1000));
+    return `${seconds} second${seconds === 1 ? '' : 's'}`;
+  }
+  const minutes = Math.round((ms / 60_000) * 10) / 10;
+  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+}
 
 export class BodyReader {
   private readonly endpoint: Endpoint;
@@ -56,7 +64,7 @@ export class BodyReader {
   }
 
   private slow(): Body {
-    const message = `Request timeout: the body did not arrive within ${describeMs(this.limits.timeoutMs)}; ${this.endpoint.name} does not wait longer for a request body.`;
+    const message = `Request timeout: the body did not arrive within ${describeDuration(this.limits.timeoutMs)}; ${this.endpoint.name} does not wait longer for a request body.`;
     return { ok: false, status: 408, code: -32000, message };
   }
 

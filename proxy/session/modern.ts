@@ -15,6 +15,7 @@ import type { ListenState, LoupeError, SessionInfo, SubscriptionFilter } from '.
 import { judge, sendProbe, type Verdict } from './era-probe.ts';
 import { MODERN_VERSION, SERVER_INFO_KEY, type EnvelopeParts } from './modern-envelope.ts';
 import { createHttpTap, type HttpTap } from '../upstream/http/tap.ts';
+import { userHeaderFetch } from '../upstream/http/user-headers.ts';
 import type { TraceRecorder } from '../pipeline/trace-recorder.ts';
 import type { ProtocolChoice } from '../../lib/model/server-config.ts';
 
@@ -73,7 +74,7 @@ export async function adoptModern(transport: Transport, verdict: Verdict, client
 
 /** A Streamable HTTP transport of the v2 SDK over Loupe's tap. */
 export function modernHttpTransport(config: HttpConfig, tap: HttpTap): StreamableHTTPClientTransport {
-  return new StreamableHTTPClientTransport(new URL(config.url), { fetch: tap.fetch, requestInit: { headers: config.headers } });
+  return new StreamableHTTPClientTransport(new URL(config.url), { fetch: userHeaderFetch(tap, config) });
 }
 
 /**

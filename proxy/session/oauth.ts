@@ -11,9 +11,6 @@ import type { OAuthCallbacks } from '../oauth/callback.ts';
 import type { LoupeAuthProvider, OAuthOptions } from '../oauth/provider/provider.ts';
 import type { TraceRecorder } from '../pipeline/trace-recorder.ts';
 
-/** The redirect URI of a Loupe with no page, for the context the engine makes for the headless modes. */
-export { HEADLESS_REDIRECT_URL } from '../oauth/callback.ts';
-
 export interface OAuthContext {
   /** Loupe's callback URL (`http://127.0.0.1:PORT/oauth/callback`, or the headless one). */
   redirectUrl(): string;

@@ -12,7 +12,7 @@ import { probeAuthDiscovery } from '../upstream/http/auth-probe.ts';
 import { describeAttemptFailure, type FailedAttempt } from './remote-failure.ts';
 import { createHttpTap, type HttpTap, type TapHooks } from '../upstream/http/tap.ts';
 import { pluralEvents } from '../upstream/http/sse-watch.ts';
-import { withUserHeaders } from '../upstream/http/user-headers.ts';
+import { userHeaderFetch } from '../upstream/http/user-headers.ts';
 import type { SessionOAuth } from './oauth.ts';
 import type { TraceRecorder } from '../pipeline/trace-recorder.ts';
 import type { PipelineContext } from '../pipeline/context.ts';
@@ -92,8 +92,7 @@ const MAX_SIGN_INS = 2;
 async function attempt(kind: 'http' | 'sse', config: HttpConfig, trace: TraceRecorder, initialize: Initialize, session?: RemoteSession, oauth?: SessionOAuth, signIns = 0, pipeline?: PipelineContext): Promise<HttpAttempt> {
   const tap = createHttpTap(trace, kind, tapHooks(session), config.url);
   const url = new URL(config.url);
-  // The user's headers are added per request, never as the SDK's requestInit (which its OAuth requests to other origins carry too).
-  const scoped = withUserHeaders(tap.fetch, config.url, config.headers, tap.isServerEndpoint);
+  const scoped = userHeaderFetch(tap, config);
   // The SDK runs the protocol (discovery, registration, PKCE, refresh, step-up) with this provider.
   const authProvider = await oauth?.provider(config.url);
   // A 403 insufficient_scope is noted so that the SDK's step-up signs in anew instead of refreshing.

@@ -23,6 +23,7 @@ import type { Engine } from '../../engine/engine.ts';
 import { openUpstream, type Upstream } from './upstream.ts';
 import { StandaloneStream } from './standalone.ts';
 import type { Session } from '../../session/session.ts';
+import { describeDuration } from '../../listen/body-limits.ts';
 
 export interface GatewaySessionInit {
   engine: Engine;
@@ -46,16 +47,6 @@ const key = (id: unknown): string => `${typeof id}:${String(id)}`;
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 const isResponse = (message: JSONRPCMessage): boolean => 'id' in message && !('method' in message);
 const isRequest = (message: JSONRPCMessage): message is JSONRPCRequest => 'method' in message && 'id' in message;
-
-/** "90 seconds", "10 minutes": how long the idle limit is, in the words of the trace's note. */
-export function describeIdle(ms: number): string {
-  if (ms < 60_000) {
-    const seconds = Math.max(1, Math.round(ms / 1000));
-    return `${seconds} second${seconds === 1 ? '' : 's'}`;
-  }
-  const minutes = Math.round((ms / 60_000) * 10) / 10;
-  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
-}
 
 /** A refusal in the shape of the SDK's own (a JSON-RPC error body), so that a client shows it the same way. */
 export function refuse(res: ServerResponse, status: number, message: string, code = -32000, id: RequestId | null = null, data?: unknown): void {
@@ -182,7 +173,7 @@ export class GatewaySession {
   private armIdle(): void {
     clearTimeout(this.idleTimer);
     const ms = this.init.idleMs;
-    this.idleTimer = setTimeout(() => void this.end({ note: `Closed after ${describeIdle(ms)} without a request from the client.` }), ms);
+    this.idleTimer = setTimeout(() => void this.end({ note: `Closed after ${describeDuration(ms)} without a request from the client.` }), ms);
     this.idleTimer.unref();
   }
 

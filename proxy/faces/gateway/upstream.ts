@@ -11,6 +11,7 @@ import type { LoupeError } from '../../../lib/wire/wire.ts';
 import { RuledTransport, httpRuleOptions, stdioRuleOptions } from '../../pipeline/pipeline.ts';
 import { describeHttpFailure } from '../../session/remote-connect.ts';
 import { createHttpTap, type HttpTap } from '../../upstream/http/tap.ts';
+import { userHeaderFetch } from '../../upstream/http/user-headers.ts';
 import { exitError } from '../../session/errors.ts';
 import { StdioTapTransport, TransportStartError } from '../../upstream/stdio/transport.ts';
 import type { PipelineContext } from '../../pipeline/context.ts';
@@ -53,7 +54,7 @@ export async function openUpstream(config: ServerConfig, ctx: PipelineContext, h
     },
     config.url,
   );
-  const transport = new StreamableHTTPClientTransport(new URL(config.url), { fetch: tap.fetch, requestInit: { headers: config.headers } });
+  const transport = new StreamableHTTPClientTransport(new URL(config.url), { fetch: userHeaderFetch(tap, config) });
   return httpUpstream(config.url, transport, tap, new RuledTransport(transport, ctx, httpRuleOptions(tap, transport, trace)));
 }
 

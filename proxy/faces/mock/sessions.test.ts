@@ -91,7 +91,7 @@ describe('the mock over HTTP', () => {
       expect(await ping(m, busy)).toBe(200);
     }
     expect(await ping(m, idle)).toBe(404);
-    expect(log.some((l) => /closed client 1's session after 1 s without a request/.test(l))).toBe(true);
+    expect(log.some((l) => /closed client 1's session after 1 second without a request/.test(l))).toBe(true);
     const ended = await fetch(url, { method: 'DELETE', headers: { ...m.auth, 'mcp-session-id': busy, 'mcp-protocol-version': '2025-11-25' } });
     expect(ended.status).toBe(200);
     expect(await ping(m, busy)).toBe(404);

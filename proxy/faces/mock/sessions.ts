@@ -6,6 +6,7 @@
  * new one. A client that comes back to a closed session gets 404, on which the spec's clients start
  * a new session ("Session Management", basic/transports).
  */
+import { describeDuration } from '../../listen/body-limits.ts';
 
 /** Each session holds a conversation: a cap, so that a suite that never ends its sessions cannot grow the mock without bound. */
 export const MAX_MOCK_SESSIONS = 256;
@@ -107,16 +108,11 @@ export class MockSessions<S extends MockSession> {
     clearTimeout(tracked.timer);
     tracked.timer = setTimeout(() => {
       if (this.byId.get(id) !== tracked || tracked.exchanges > 0) return;
-      this.log(`Loupe mock: closed client ${tracked.session.number}'s session after ${describeMs(this.idleMs)} without a request.`);
+      this.log(`Loupe mock: closed client ${tracked.session.number}'s session after ${describeDuration(this.idleMs)} without a request.`);
       this.delete(id);
       void tracked.session.close().catch(() => undefined);
     }, this.idleMs);
     // A mock that is done (its HTTP server closed) must not wait for a session's idle timer.
     tracked.timer.unref();
   }
-}
-
-function describeMs(ms: number): string {
-  if (ms < 60_000) return `${Math.max(1, Math.round(ms / 1000))} s`;
-  return `${Math.round((ms / 60_000) * 10) / 10} min`;
 }

@@ -18,6 +18,8 @@
  * this same fetch, so every hop is judged by its own URL.
  */
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { HttpConfig } from '../../../lib/model/server-config.ts';
+import type { HttpTap } from './tap.ts';
 
 function originOf(url: string): string | undefined {
   try {
@@ -46,4 +48,13 @@ export function withUserHeaders(fetchFn: FetchLike, serverUrl: string, headers: 
     }
     return fetchFn(input, { ...init, headers: merged });
   };
+}
+
+/**
+ * The fetch every remote transport is given (Loupe's own sessions of both generations, the
+ * gateway's upstream): the tap's, with the user's headers where they belong. Never the SDK's
+ * `requestInit`, which goes with every request the SDK makes, to any origin.
+ */
+export function userHeaderFetch(tap: HttpTap, config: HttpConfig): FetchLike {
+  return withUserHeaders(tap.fetch, config.url, config.headers, tap.isServerEndpoint);
 }
