@@ -92,7 +92,9 @@ test.describe('All servers', () => {
     // Each floods 60,000 notifications after initialize; the proxy keeps the last 50,000 of each.
     const file = workspaceFile({ 'flood-a': { command: 'node', args: [FLOOD, '--auto', '60000'] }, 'flood-b': { command: 'node', args: [FLOOD, '--auto', '60000'] } });
     const app = await launch(['--config', file]);
-    await page.goto(app.url);
+    // The floods start with Loupe and keep its one thread busy while the page loads: wait for the
+    // navigation, not for every script's load event; the servers' status below is the ready signal.
+    await page.goto(app.url, { waitUntil: 'commit' });
     const ws = new WorkspacePage(page);
     const all = new AllServersPage(page);
     await ws.waitForServer('flood-a', 'Connected', CONNECT_MS);
@@ -129,7 +131,9 @@ test.describe('All servers', () => {
       alpha__beta: { command: 'node', args: [TOOL_NAMES, 'alpha__beta', 'whoami'] },
     });
     const app = await launch(['--config', file]);
-    await page.goto(app.url);
+    // The floods start with Loupe and keep its one thread busy while the page loads: wait for the
+    // navigation, not for every script's load event; the servers' status below is the ready signal.
+    await page.goto(app.url, { waitUntil: 'commit' });
     const ws = new WorkspacePage(page);
     const all = new AllServersPage(page);
     await ws.waitForServer('alpha', 'Connected', CONNECT_MS);
