@@ -34,9 +34,14 @@ export async function runMockMode(h: HeadlessOptions, io: HeadlessIo, say: (line
   if (stopped) await mock.close();
   const { answers, methods, protocolVersion } = mock.recorded;
   const what = `${answers} recorded answers (${methods.join(', ')}; protocol ${protocolVersion ?? 'unknown'})`;
-  say(mock.url ? `mock of ${h.mock} listening at ${mock.url} with ${what}` : `mock of ${h.mock} answering on stdio with ${what}; it stops when stdin ends`);
-  // Over HTTP, the token (on the user's terminal, never in a command line) and where to paste it; or the warning of --mock-no-auth.
-  if (mock.url) io.stderr(mockLines({ url: mock.url, token: mock.token, file: h.mock!, name: basename(h.mock!).replace(/\.jsonl?$/i, '') }));
+  if (!mock.url) say(`mock of ${h.mock} answering on stdio with ${what}; it stops when stdin ends`);
+  else {
+    // Over HTTP, the token (on the user's terminal, never in a command line) and where to paste it,
+    // or the warning of --mock-no-auth, in the same write as the URL: a script that reads up to the
+    // URL line must not miss the lines that belong with it.
+    const lines = mockLines({ url: mock.url, token: mock.token, file: h.mock!, name: basename(h.mock!).replace(/\.jsonl?$/i, '') });
+    io.stderr(`mcp-loupe: mock of ${h.mock} listening at ${mock.url} with ${what}\n${lines}`);
+  }
   await mock.done;
   return EXIT.ok;
 }

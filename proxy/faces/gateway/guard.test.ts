@@ -271,6 +271,8 @@ describe('the command line', () => {
     let url: string | undefined;
     while (!(url = /^Gateway for MCP clients: (http:\/\/127\.0\.0\.1:\d+\/mcp)$/m.exec(stdout)?.[1]) && Date.now() < deadline) await settle(50);
     expect(url).toBeDefined();
+    // Written to stderr before the URL reaches stdout, but two pipes are read in no set order.
+    while (!stderr.includes('WARNING') && Date.now() < deadline) await settle(50);
     expect(stderr).toContain(`mcp-loupe: WARNING: --gateway-no-auth: the gateway at ${url} asks for no token: anyone on this machine (any local user or program) can start `);
     expect(stderr).toMatch(/can start .*server-everything.* as you through it\./);
     expect(stdout).not.toMatch(/Bearer/);
