@@ -18,7 +18,15 @@ import { stringifySafe } from '../../lib/json/safe-json.ts';
 import { textOf } from '../pipeline/frame-text.ts';
 
 /** `frame`: the exact text of the server's response, where the transport kept it (frame-text.ts). */
-export type RawOutcome = ({ ok: true; result: unknown } | { ok: false; error: RpcError | LoupeError }) & { rpcId?: RequestId; frame?: string };
+export type RawOutcome = ({ ok: true; result: unknown } | { ok: false; error: RpcError | LoupeError }) & {
+  rpcId?: RequestId;
+  frame?: string;
+  /**
+   * Milliseconds from just before the frame was written to its answer (or failure), measured here
+   * so that every face reports the same time, not its own view of it (the page's, a CLI's).
+   */
+  durationMs?: number;
+};
 
 export interface ProgressParams {
   progress: number;
@@ -28,6 +36,7 @@ export interface ProgressParams {
 
 interface Waiting {
   resolve(outcome: RawOutcome): void;
+  started: number;
   timer?: ReturnType<typeof setTimeout>;
 }
 
@@ -122,6 +131,7 @@ export class RawRouter {
     const expectsAnswer = typeof message.method === 'string' && (typeof id === 'string' || typeof id === 'number');
     const answer = expectsAnswer ? this.wait(id as RequestId, timeoutMs) : undefined;
     // The page's text where it sent one (the hub remembered it), so that a message of any depth passes.
+    const started = performance.now();
     const text = textOf(message) ?? stringifySafe(message) ?? '';
     this.trace.expectOut(text, origin);
     // The HTTP transports send JSON.stringify(message), which is the text for any message they can send.
@@ -130,10 +140,11 @@ export class RawRouter {
       await this.transport.send(message as JSONRPCMessage);
     } catch (error) {
       const failure: RawOutcome = { ok: false, error: sendError(error) };
-      if (expectsAnswer) this.settle(id as RequestId, failure);
-      return failure;
+      if (!expectsAnswer) return { ...failure, durationMs: performance.now() - started };
+      this.settle(id as RequestId, failure);
+      return answer!;
     }
-    return answer ?? { ok: true, result: null };
+    return answer ?? { ok: true, result: null, durationMs: performance.now() - started };
   }
 
   /** The session is closing, or its transport died (`error` says how): nobody will answer what is still waiting. */
@@ -153,7 +164,7 @@ export class RawRouter {
 
   private wait(id: RequestId, timeoutMs?: number): Promise<RawOutcome> {
     return new Promise((resolve) => {
-      const entry: Waiting = { resolve };
+      const entry: Waiting = { resolve, started: performance.now() };
       if (timeoutMs !== undefined) {
         entry.timer = setTimeout(() => this.settle(id, { ok: false, error: { code: 'TIMEOUT', message: `No response within ${Math.round(timeoutMs / 1000)} s` } }), timeoutMs);
       }
@@ -170,7 +181,7 @@ export class RawRouter {
     if (!entry) return;
     clearTimeout(entry.timer);
     this.waiting.delete(k);
-    entry.resolve(outcome);
+    entry.resolve({ ...outcome, durationMs: performance.now() - entry.started });
   }
 
   /** True when `message` answered one of ours (and so is not the SDK's business). */

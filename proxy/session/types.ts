@@ -4,7 +4,7 @@ import type { ClientCapabilityChoice, LoupeError, Root, RpcError, SessionInfo } 
 /** How long `initialize` may take by default (`--connect-timeout`, the form's Connect timeout). */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 
-export type RequestOutcome = ({ ok: true; result: unknown } | { ok: false; error: RpcError | LoupeError }) & { rpcId?: string | number };
+export type RequestOutcome = ({ ok: true; result: unknown } | { ok: false; error: RpcError | LoupeError }) & { rpcId?: string | number; /** See RawOutcome (raw-router.ts): the session times every request, for every face. */ durationMs?: number };
 
 export interface RequestOptions {
   timeoutMs?: number;

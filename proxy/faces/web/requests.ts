@@ -10,7 +10,6 @@ import type { RawOutcome } from '../../session/raw-router.ts';
 import type { Session } from '../../session/session.ts';
 
 export async function relayRequest(hub: HubContext, ws: WebSocket, s: Session, message: RequestMessage): Promise<void> {
-  const started = performance.now();
   const outcome = await s.request(message.id, message.method, message.params, {
     timeoutMs: message.timeoutMs,
     resetTimeoutOnProgress: message.resetTimeoutOnProgress,
@@ -24,18 +23,18 @@ export async function relayRequest(hub: HubContext, ws: WebSocket, s: Session, m
         }
       : undefined,
   });
+  // The time is the session's (proxy/session/raw-router.ts), the same for every face.
   // The response goes out before the tick's batch of trace events (the frames follow within
   // the same tick): a caller waiting on the result does not wait for the trace's serialisation.
-  sendOutcome(hub, ws, { type: 'response', id: message.id, session: s.id, durationMs: performance.now() - started, rpcId: 'rpcId' in outcome ? outcome.rpcId : undefined }, outcome);
+  sendOutcome(hub, ws, { type: 'response', id: message.id, session: s.id, durationMs: outcome.durationMs ?? 0, rpcId: 'rpcId' in outcome ? outcome.rpcId : undefined }, outcome);
 }
 
 export async function relayRawMessage(hub: HubContext, ws: WebSocket, s: Session, message: SendRawMessage): Promise<void> {
-  const started = performance.now();
   const raw = rawMessageOf(message);
   const base = { type: 'response' as const, id: message.id, session: s.id };
   if (!raw.ok) return hub.sendTo(ws, { ...base, ok: false, error: raw.error, durationMs: 0 });
   const outcome = await s.sendRaw(raw.message, message.origin, message.timeoutMs, message.headers);
-  sendOutcome(hub, ws, { ...base, durationMs: performance.now() - started, rpcId: asRequestId(raw.message.id) }, outcome);
+  sendOutcome(hub, ws, { ...base, durationMs: outcome.durationMs ?? 0, rpcId: asRequestId(raw.message.id) }, outcome);
 }
 
 /**
