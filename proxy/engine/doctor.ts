@@ -14,6 +14,7 @@ import type { DoctorInput, DoctorReport, ListFetch } from '../../lib/model/docto
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { MODERN_VERSION } from '../session/modern-envelope.ts';
 import type { Session } from '../session/session.ts';
+import type { WorkspaceModel } from './workspace-model.ts';
 
 const LISTS = [
   { key: 'tools', method: 'tools/list', items: 'tools', capability: 'tools' },
@@ -71,4 +72,14 @@ export async function examine(session: Session, options: { timeoutMs?: number; p
   // fetch and the doctor's own without the list_changed the server declares.
   const observed = [...specFindingsOf(events), ...listChangedFindings(events, input.capabilities)];
   return { report: runDoctor(input, observed), pins: toolPins(input.lists.tools?.items ?? []) };
+}
+
+/**
+ * Hash pinning, for every face (issue 22): the report compared with the tools as the workspace
+ * entry `id` last kept them, and this run's tools kept in their place (saved with the workspace).
+ */
+export async function examinePinned(session: Session, model: WorkspaceModel, options: { timeoutMs?: number } = {}): Promise<DoctorReport> {
+  const { report, pins } = await examine(session, { ...options, pins: model.entry(session.id)?.toolPins });
+  model.setToolPins(session.id, pins);
+  return report;
 }

@@ -6,8 +6,6 @@
  * nothing. The code goes to whoever waits for that state (a connect, or the guided flow); it is
  * never shown, logged or traced.
  */
-import type { ServerResponse } from 'node:http';
-
 /**
  * The redirect URI of a Loupe with no page (the headless modes): registered like any other, but
  * nothing needs to listen there, since the headless sign-in (headless.ts) reads the code from the
@@ -16,6 +14,16 @@ import type { ServerResponse } from 'node:http';
 export const HEADLESS_REDIRECT_URL = 'http://127.0.0.1/oauth/callback';
 
 export type CallbackOutcome = { ok: true; code: string } | { ok: false; error: string };
+
+/**
+ * What the person who followed the redirect is told: the web face (proxy/faces/web/oauth-page.ts)
+ * draws it as a page, so that this side knows no HTML.
+ */
+export interface CallbackNotice {
+  status: 200 | 400;
+  title: string;
+  text: string;
+}
 
 interface Waiting {
   resolve(outcome: CallbackOutcome): void;
@@ -26,8 +34,6 @@ interface Waiting {
 
 /** How long a sign-in may take before the connect gives up (a person reads a consent page). */
 export const CALLBACK_TIMEOUT_MS = 10 * 60_000;
-
-const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export class OAuthCallbacks {
   private readonly waiting = new Map<string, Waiting>();
@@ -64,35 +70,21 @@ export class OAuthCallbacks {
     return entry;
   }
 
-  /** The route itself: a small page for the person, the code to the waiting sign-in. */
-  handle(url: URL, res: ServerResponse): void {
-    const state = url.searchParams.get('state') ?? '';
-    const code = url.searchParams.get('code');
-    const error = url.searchParams.get('error');
+  /** A redirect back (its query): the code (or error) to the waiting sign-in, and what to tell the person. */
+  receive(query: URLSearchParams): CallbackNotice {
+    const state = query.get('state') ?? '';
+    const code = query.get('code');
+    const error = query.get('error');
     if (!this.waiting.has(state)) {
-      return page(res, 400, 'This sign-in link is not expected', 'Loupe is not waiting for a sign-in with this state: it may have finished, timed out or been replaced. Start the sign-in again from Loupe.');
+      return { status: 400, title: 'This sign-in link is not expected', text: 'Loupe is not waiting for a sign-in with this state: it may have finished, timed out or been replaced. Start the sign-in again from Loupe.' };
     }
     if (error) {
-      const description = url.searchParams.get('error_description');
+      const description = query.get('error_description');
       const entry = this.finish(state, { ok: false, error: `The authorization server answered ${error}${description ? `: ${description}` : ''}.` });
-      return page(res, 200, 'Sign-in refused', `${entry?.where ?? 'The authorization server'} answered ${error}${description ? ` (${description})` : ''}. Loupe shows this on the server's connection; you can close this tab.`);
+      return { status: 200, title: 'Sign-in refused', text: `${entry?.where ?? 'The authorization server'} answered ${error}${description ? ` (${description})` : ''}. Loupe shows this on the server's connection; you can close this tab.` };
     }
-    if (!code) return page(res, 400, 'No authorization code', 'The redirect carries neither a code nor an error. Start the sign-in again from Loupe.');
+    if (!code) return { status: 400, title: 'No authorization code', text: 'The redirect carries neither a code nor an error. Start the sign-in again from Loupe.' };
     const entry = this.finish(state, { ok: true, code });
-    page(res, 200, 'Signed in', `Signed in at ${entry?.where ?? 'the authorization server'}. You can close this tab and return to Loupe.`);
+    return { status: 200, title: 'Signed in', text: `Signed in at ${entry?.where ?? 'the authorization server'}. You can close this tab and return to Loupe.` };
   }
-}
-
-function page(res: ServerResponse, status: number, title: string, text: string): void {
-  const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)} · MCP Loupe</title></head><body style="font-family:system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p></body></html>`;
-  res
-    .writeHead(status, {
-      'content-type': 'text/html; charset=utf-8',
-      'cache-control': 'no-store',
-      // The URL held the code: it must not travel further as a Referer.
-      'referrer-policy': 'no-referrer',
-      'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
-      'x-content-type-options': 'nosniff',
-    })
-    .end(body);
 }

@@ -5,6 +5,8 @@
  * pattern. Needs a current build (`node .ci/build.mjs proxy`). Every process started here is stopped.
  */
 import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { DoctorReport } from '../../../lib/model/doctor.ts';
@@ -49,6 +51,26 @@ describe('--doctor', () => {
     const report = JSON.parse(out.stdout) as DoctorReport;
     expect(report.findings.filter((f) => f.severity === 'error')).toEqual([]);
     expect(out.code).toBe(0);
+  });
+
+  it('compares the tools with the hashes a --config workspace pinned (a changed, a new and a gone tool), as the Doctor tab does', async () => {
+    // The pins as the page saves them: every tool of server-everything as it is now, then one edited and one gone.
+    const first = JSON.parse((await loupe(['--cli', '--method', 'tools/list', ...EVERYTHING])).stdout) as { tools: { name: string }[] };
+    const { toolPins } = await import('../../../lib/doctor/poison.ts');
+    const pins: Record<string, string> = toolPins(first.tools);
+    const [changed, dropped] = first.tools.map((t) => t.name);
+    pins[changed] = 'fnv1a64:0000000000000000';
+    delete pins[dropped];
+    pins.retired_tool = 'fnv1a64:1111111111111111';
+    const file = join(mkdtempSync(join(tmpdir(), 'loupe-pins-')), 'mcp.json');
+    writeFileSync(file, JSON.stringify({ mcpServers: { everything: { command: EVERYTHING[0], args: EVERYTHING.slice(1) } }, 'x-mcp-loupe': { version: 1, servers: { everything: { toolPins: pins } } } }));
+    const out = await loupe(['--doctor', '--format', 'json', '--config', file]);
+    const report = JSON.parse(out.stdout) as DoctorReport;
+    const pinned = report.findings.filter((f) => f.rule.startsWith('poison-pin-')).map((f) => [f.rule, f.about.kind === 'tool' ? f.about.name : '']);
+    expect(pinned.sort()).toEqual([['poison-pin-changed', changed], ['poison-pin-new', dropped], ['poison-pin-removed', 'retired_tool']].sort());
+    // Without pins there is nothing to compare: no pin finding at all.
+    const bare = JSON.parse((await loupe(['--doctor', '--format', 'json', ...EVERYTHING])).stdout) as DoctorReport;
+    expect(bare.findings.filter((f) => f.rule.startsWith('poison-pin-'))).toEqual([]);
   });
 
   it('refuses --format markdown without --doctor', async () => {

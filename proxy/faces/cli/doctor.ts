@@ -10,8 +10,12 @@ import { examine, fetchList } from '../../engine/doctor.ts';
 import { EXIT, type HeadlessIo } from './io.ts';
 import type { Session } from '../../session/session.ts';
 
-export async function runDoctorMode(session: Session, h: HeadlessOptions, io: HeadlessIo): Promise<number> {
-  const { report } = await examine(session, { timeoutMs: h.timeoutMs });
+/**
+ * `pins`: the tools' hashes the --config workspace kept (saved from the page): a tool whose
+ * description or schema changed since then, or that is new or gone, is said, as in the Doctor tab.
+ */
+export async function runDoctorMode(session: Session, h: HeadlessOptions, io: HeadlessIo, pins?: Record<string, string>): Promise<number> {
+  const { report } = await examine(session, { timeoutMs: h.timeoutMs, pins });
   io.stdout(h.format === 'json' ? reportJson(report) : h.format === 'markdown' ? reportMarkdown(report) : reportText(report));
   return report.counts.error > 0 ? EXIT.failed : EXIT.ok;
 }

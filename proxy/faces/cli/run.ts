@@ -52,7 +52,7 @@ export async function runHeadless(options: CliOptions, target: ResolvedTarget | 
       if (typeof read === 'number') return read;
       recording = read;
     }
-    return await withSession(picked.config, picked.secrets, options, io, say, recording);
+    return await withSession(picked.config, picked.secrets, options, io, say, { recorded: recording, pins: picked.pins });
   } catch (error) {
     if (error instanceof UsageError) {
       say(error.message);
@@ -64,7 +64,8 @@ export async function runHeadless(options: CliOptions, target: ResolvedTarget | 
 }
 
 type Secrets = { env: string[]; headers: string[] };
-type Picked = { ok: true; config: ServerConfig; secrets: Secrets } | { ok: false; error: string };
+/** `pins`: the tools' hashes a --config workspace kept for this server (the doctor's hash pinning). */
+type Picked = { ok: true; config: ServerConfig; secrets: Secrets; pins?: Record<string, string> } | { ok: false; error: string };
 
 /** The one server of the command line, or the one picked (or only) server of a --config file, references resolved. */
 function pickServer(target: ResolvedTarget): Picked {
@@ -77,10 +78,10 @@ function pickServer(target: ResolvedTarget): Picked {
   if (resolved.missing.length > 0) {
     return { ok: false, error: `Server ${JSON.stringify(server.name)} needs ${resolved.missing.map((m) => '${input:' + m + '}').join(', ')}, which only the page can ask for: give the value with -e/--header, or run without --cli.` };
   }
-  return { ok: true, config: resolved.config, secrets: { env: server.secretEnv, headers: server.secretHeaders } };
+  return { ok: true, config: resolved.config, secrets: { env: server.secretEnv, headers: server.secretHeaders }, pins: server.extras.toolPins };
 }
 
-async function withSession(given: ServerConfig, secrets: Secrets, options: CliOptions, io: HeadlessIo, say: (line: string) => void, recorded?: ImportedTrace): Promise<number> {
+async function withSession(given: ServerConfig, secrets: Secrets, options: CliOptions, io: HeadlessIo, say: (line: string) => void, { recorded, pins }: { recorded?: ImportedTrace; pins?: Record<string, string> }): Promise<number> {
   const h = options.headless;
   // Verify connects as the recording's client did: a server may offer other tools to other clients.
   const client = recorded ? await recordedClient(recorded) : undefined;
@@ -122,7 +123,7 @@ async function withSession(given: ServerConfig, secrets: Secrets, options: CliOp
       say(connectFailure(opened.error));
       return opened.error.code === 'TIMEOUT' ? EXIT.timeout : EXIT.connect;
     }
-    return await runMode(opened.session, options, io, say, recorded);
+    return await runMode(opened.session, options, io, say, { recorded, pins });
   } finally {
     stop();
     await opened.close();
@@ -185,7 +186,7 @@ async function recordedClient(trace: ImportedTrace) {
   return { choice: recordedClientChoice(plan), modern: recordedModern(plan) };
 }
 
-async function runMode(session: Session, options: CliOptions, io: HeadlessIo, say: (line: string) => void, recorded?: ImportedTrace): Promise<number> {
+async function runMode(session: Session, options: CliOptions, io: HeadlessIo, say: (line: string) => void, { recorded, pins }: { recorded?: ImportedTrace; pins?: Record<string, string> }): Promise<number> {
   const h = options.headless;
   const timeoutMs = h.timeoutMs;
   switch (modeOf(h)) {
@@ -200,7 +201,7 @@ async function runMode(session: Session, options: CliOptions, io: HeadlessIo, sa
     case 'lock':
       return runVerifyMode(session, h, io, say, recorded);
     case 'doctor':
-      return (await import('./doctor.ts')).runDoctorMode(session, h, io);
+      return (await import('./doctor.ts')).runDoctorMode(session, h, io, pins);
     case 'export-tools':
       return (await import('./doctor.ts')).runExportMode(session, h, io, say);
     default:

@@ -229,12 +229,10 @@ export class Hub implements HubContext {
       case 'run-doctor':
         return this.withSession(ws, message.session, async (s) => {
           // Loaded on first use: the rules (Ajv strict instances, provider data) are for the Doctor tab only.
-          const { examine } = await import('../../engine/doctor.ts');
+          const { examinePinned } = await import('../../engine/doctor.ts');
           if (s.status !== 'connected') return this.sendTo(ws, { type: 'doctor-report', requestId: message.requestId, session: s.id, error: { code: 'NOT_CONNECTED', message: 'The doctor needs a connected server: connect it, then run the doctor again.' } });
-          // Hash pinning: compared with the tools as the doctor saw them last, then those are kept.
-          const entry = this.model.entry(s.id);
-          const { report, pins } = await examine(s, { pins: entry?.toolPins });
-          this.model.setToolPins(s.id, pins);
+          // Hash pinning (the engine's): compared with the tools as the doctor saw them last, then those are kept.
+          const report = await examinePinned(s, this.model);
           this.sendTo(ws, { type: 'doctor-report', requestId: message.requestId, session: s.id, report });
         });
       case 'request':

@@ -5,7 +5,6 @@
  * what cannot be done is an error to the tab that asked.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GuidedFlow } from '../../../lib/wire/oauth.ts';
 import { Hub } from './hub.ts';
@@ -40,10 +39,7 @@ async function approve(authorizationUrl: string, hub: Hub): Promise<number> {
   const url = new URL(authorizationUrl);
   url.searchParams.set('auto', '1');
   const response = await fetch(url, { redirect: 'manual' });
-  let status = 0;
-  const res = { writeHead: (code: number) => ((status = code), res), end: () => res } as unknown as ServerResponse;
-  hub.engine.callbacks.handle(new URL(response.headers.get('location')!), res);
-  return status;
+  return hub.engine.callbacks.receive(new URL(response.headers.get('location')!).searchParams).status;
 }
 
 describe('dispatchOAuth: oauth-guided', () => {

@@ -8,6 +8,7 @@ import type { WebSocketServer } from 'ws';
 import type { Hub } from './hub.ts';
 import { isAllowedHost, isAllowedOrigin, tokenMatches, type HostPolicy } from '../../listen/security.ts';
 import { SECURITY_HEADERS, serveStatic } from './static-files.ts';
+import { sendCallbackPage } from './oauth-page.ts';
 
 export interface ServerOptions {
   token: string;
@@ -60,10 +61,11 @@ export function createLoupeServer(options: ServerOptions): LoupeServer {
       return void handleApi(url.pathname, res, options);
     }
     if (url.pathname === '/ws') return refuse(res, 426, 'Upgrade required');
-    // The authorization server's redirect (issue 11): guarded by its single-use state, not the token (oauth-callback.ts).
+    // The authorization server's redirect (issue 11): guarded by its single-use state, not the token
+    // (proxy/oauth/callback.ts decides; oauth-page.ts draws what the person is told).
     if (url.pathname === '/oauth/callback') {
       return void options.hub().then(
-        (hub) => hub.engine.callbacks.handle(url, res),
+        (hub) => sendCallbackPage(res, hub.engine.callbacks.receive(url.searchParams)),
         () => refuse(res, 500, 'Internal Server Error'),
       );
     }
