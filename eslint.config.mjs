@@ -1,5 +1,6 @@
 // Lint: correctness rules plus the layer arrows of docs/architecture.md, so that nobody has to remember them.
 import js from '@eslint/js';
+import ts from 'typescript';
 import tseslint from 'typescript-eslint';
 
 const LAYER = 'Layer rule (docs/architecture.md): this folder may not import that.';
@@ -47,6 +48,35 @@ function layers(rows) {
   }));
 }
 
+/**
+ * The project's one type-check (issue 22). The type-aware rules below make typescript-eslint build a
+ * TypeScript program of tsconfig.json, which is every file `tsc --noEmit` would check; this rule
+ * reports that program's own errors, so that neither `tsc --noEmit` nor `next build` (told to skip
+ * its check in next.config.js) checks every file a second and third time. typescript-eslint has no
+ * such rule: it leaves type errors to the compiler.
+ */
+const typeErrors = {
+  meta: { type: 'problem', docs: { description: 'TypeScript errors, from the program the typed rules already built' }, schema: [] },
+  create(context) {
+    const { program } = context.sourceCode.parserServices ?? {};
+    const file = program?.getSourceFile(context.filename);
+    if (!file) return {};
+    return {
+      'Program:exit'() {
+        for (const d of [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)]) {
+          if (d.category !== ts.DiagnosticCategory.Error) continue;
+          const at = file.getLineAndCharacterOfPosition(d.start ?? 0);
+          const end = file.getLineAndCharacterOfPosition((d.start ?? 0) + (d.length ?? 0));
+          context.report({
+            loc: { start: { line: at.line + 1, column: at.character }, end: { line: end.line + 1, column: end.character } },
+            message: `TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`,
+          });
+        }
+      },
+    };
+  },
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/**', '.next/**', 'out/**', 'dist/**', 'test-results/**', 'playwright-report/**', 'next-env.d.ts', '**/*.mjs', '**/*.js', 'e2e/fixtures/**/*.cjs'] },
   js.configs.recommended,
@@ -54,7 +84,9 @@ export default tseslint.config(
   {
     files: ['**/*.ts', '**/*.tsx'],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    plugins: { loupe: { rules: { 'type-errors': typeErrors } } },
     rules: {
+      'loupe/type-errors': 'error',
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
