@@ -11,10 +11,10 @@ import { applyMessage, initialState, recordInvalid, type LoupeState, type Socket
 import { localFailure, newRequestId, rawText, type RequestOptions, type RequestOutcome } from '../_wire/request-outcome.ts';
 import { StorePort } from '../_wire/store-port.ts';
 import { readToken, socketUrl, WireClient } from '../_wire/wire-client.ts';
+import { ExternalStore } from '../_stores/external-store.ts';
 
 export { newRequestId, rawText, type RequestOptions, type RequestOutcome } from '../_wire/request-outcome.ts';
 
-type Listener = () => void;
 type MessageListener = (message: ServerMessage) => void;
 
 /** What Loupe declares and offers on a new connection (connect envelope; absent = the proxy's defaults). */
@@ -31,9 +31,7 @@ interface Pending {
   startedAt: number;
 }
 
-export class LoupeStore {
-  private state: LoupeState = initialState();
-  private readonly listeners = new Set<Listener>();
+export class LoupeStore extends ExternalStore<LoupeState> {
   private readonly messageListeners = new Set<MessageListener>();
   private readonly pending = new Map<string, Pending>();
   private readonly ports = new Map<string, StorePort>();
@@ -42,12 +40,9 @@ export class LoupeStore {
   private shown: readonly string[] = [];
   private client?: WireClient;
 
-  subscribe = (listener: Listener): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  getSnapshot = (): LoupeState => this.state;
+  constructor() {
+    super(initialState());
+  }
 
   /** Every validated proxy message except trace events, as it arrives (server requests, registry). */
   onMessage(listener: MessageListener): () => void {
@@ -249,7 +244,6 @@ export class LoupeStore {
 
   private update(next: LoupeState): void {
     if (next === this.state) return;
-    this.state = next;
-    this.listeners.forEach((listener) => listener());
+    this.set(next);
   }
 }

@@ -4,6 +4,7 @@
  * with tools of the same name do not share arguments.
  */
 import type { SessionInfo } from '../../lib/wire/wire.ts';
+import { ExternalStore } from './external-store.ts';
 
 const STORAGE_KEY = 'mcp-loupe.tool-args.v1';
 /** Arguments larger than this (as JSON) are not remembered. */
@@ -19,18 +20,13 @@ export function serverKey(session: Pick<SessionInfo, 'config' | 'serverInfo'>): 
   return `${session.serverInfo?.name ?? '?'} @ ${target}`;
 }
 
-export class ArgsStore {
+/** The snapshot is a version number: it changes whenever anything was remembered or forgotten. */
+export class ArgsStore extends ExternalStore<number> {
   private memory: Memory | undefined;
-  private readonly listeners = new Set<() => void>();
-  private version = 0;
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  /** Changes whenever anything was remembered or forgotten. */
-  getSnapshot = (): number => this.version;
+  constructor() {
+    super(0);
+  }
 
   recall(server: string, tool: string): unknown {
     return this.load()[server]?.[tool];
@@ -74,12 +70,12 @@ export class ArgsStore {
 
   private save(memory: Memory): void {
     this.memory = memory;
-    this.version += 1;
+    this.state += 1;
     try {
       window.localStorage.setItem(STORAGE_KEY, JSON.stringify(memory));
     } catch {
       // Storage full or disabled: remembered for this tab only.
     }
-    this.listeners.forEach((listener) => listener());
+    this.notify();
   }
 }

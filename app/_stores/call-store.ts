@@ -10,6 +10,7 @@ import { frameParamsObject } from '../../lib/trace/frame-message.ts';
 import type { ProgressMessage, TraceEvent } from '../../lib/wire/wire.ts';
 import { newRequestId, type RequestOptions, type RequestOutcome } from '../_wire/request-outcome.ts';
 import type { SessionPort } from '../_wire/session-port.ts';
+import { ExternalStore } from './external-store.ts';
 
 export interface CallProgress {
   progress: number;
@@ -60,29 +61,19 @@ const CALL_CAP = 50;
 /** Progress floods are folded into the state at most this often. */
 const PROGRESS_FLUSH_MS = 50;
 
-export class CallStore {
-  private state: CallState = { calls: [], settings: DEFAULT_RUN_SETTINGS };
-  private readonly listeners = new Set<() => void>();
+export class CallStore extends ExternalStore<CallState> {
   private progressQueue = new Map<string, CallProgress>();
   private progressTimer?: ReturnType<typeof setTimeout>;
 
-  private readonly off: Array<() => void>;
-
   constructor(private readonly port: SessionPort) {
-    this.off = [port.onProgress((message) => this.progressed(message)), port.onEvents((events) => this.watchTrace(events))];
+    super({ calls: [], settings: DEFAULT_RUN_SETTINGS });
+    this.onDispose(port.onProgress((message) => this.progressed(message)), port.onEvents((events) => this.watchTrace(events)));
   }
 
-  dispose(): void {
-    this.off.forEach((off) => off());
+  override dispose(): void {
+    super.dispose();
     clearTimeout(this.progressTimer);
   }
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  getSnapshot = (): CallState => this.state;
 
   setSettings(settings: RunSettings): void {
     this.set({ ...this.state, settings });
@@ -161,11 +152,6 @@ export class CallStore {
 
   private replace(calls: readonly ToolCall[]): void {
     this.set({ ...this.state, calls, call: calls[calls.length - 1] });
-  }
-
-  private set(next: CallState): void {
-    this.state = next;
-    this.listeners.forEach((listener) => listener());
   }
 }
 

@@ -6,6 +6,7 @@
 import { DEFAULT_CHOICE, readChoice } from '../../lib/client/capabilities.ts';
 import { parsePresets, savePreset, type SamplingDraft, type SamplingPreset } from '../../lib/client/sampling.ts';
 import type { ClientCapabilityChoice, Root } from '../../lib/wire/wire.ts';
+import { ExternalStore } from './external-store.ts';
 
 export interface ClientSettings {
   choice: ClientCapabilityChoice;
@@ -45,16 +46,10 @@ function load(): ClientSettings {
   return { choice: readChoice(saved.choice), timeoutSeconds: timeout, presets: parsePresets(store?.getItem(PRESETS_KEY)), roots: readRoots(saved.roots) };
 }
 
-export class ClientSettingsStore {
-  private state: ClientSettings = { choice: DEFAULT_CHOICE, presets: [], roots: [] };
-  private readonly listeners = new Set<() => void>();
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  getSnapshot = (): ClientSettings => this.state;
+export class ClientSettingsStore extends ExternalStore<ClientSettings> {
+  constructor() {
+    super({ choice: DEFAULT_CHOICE, presets: [], roots: [] });
+  }
 
   /** Read what this browser remembered (after hydration, so the first render matches the export). */
   start(): void {
@@ -78,8 +73,8 @@ export class ClientSettingsStore {
     this.set({ ...this.state, presets: this.state.presets.filter((p) => p.name !== name) }, true);
   }
 
-  private set(next: ClientSettings, persist = false): void {
-    this.state = next;
+  /** `persist`: remember it in this browser too. */
+  protected override set(next: ClientSettings, persist = false): void {
     if (persist) {
       try {
         const { presets, ...rest } = next;
@@ -89,6 +84,6 @@ export class ClientSettingsStore {
         // Storage full or forbidden: the settings still hold for this page.
       }
     }
-    this.listeners.forEach((listener) => listener());
+    super.set(next);
   }
 }

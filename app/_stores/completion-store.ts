@@ -7,6 +7,7 @@ import { completionParams, readCompletions, type CompletionRef, type Completions
 import { describeFailure } from '../../lib/client/outcome-text.ts';
 import type { SessionPort } from '../_wire/session-port.ts';
 import { currentConnection } from '../_session/scoped.ts';
+import { ExternalStore } from './external-store.ts';
 
 export interface CompletionEntry extends Completions {
   loading: boolean;
@@ -21,21 +22,14 @@ export function completionKey(ref: CompletionRef, name: string): string {
   return `${ref.type}\u0000${ref.type === 'ref/prompt' ? ref.name : ref.uri}\u0000${name}`;
 }
 
-export class CompletionStore {
-  private state: Readonly<Record<string, CompletionEntry>> = {};
-  private readonly listeners = new Set<() => void>();
+export class CompletionStore extends ExternalStore<Readonly<Record<string, CompletionEntry>>> {
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
   private readonly latest = new Map<string, number>();
   private seq = 0;
 
-  constructor(private readonly port: SessionPort) {}
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  getSnapshot = (): Readonly<Record<string, CompletionEntry>> => this.state;
+  constructor(private readonly port: SessionPort) {
+    super({});
+  }
 
   /** Whether the current connection's server offers completions. */
   supported(): boolean {
@@ -50,7 +44,8 @@ export class CompletionStore {
     this.timers.set(key, setTimeout(() => void this.ask(key, ref, name, value, others), DEBOUNCE_MS));
   }
 
-  dispose(): void {
+  override dispose(): void {
+    super.dispose();
     this.timers.forEach((t) => clearTimeout(t));
     this.timers.clear();
   }
@@ -70,7 +65,6 @@ export class CompletionStore {
   }
 
   private put(key: string, entry: CompletionEntry): void {
-    this.state = { ...this.state, [key]: entry };
-    this.listeners.forEach((listener) => listener());
+    this.set({ ...this.state, [key]: entry });
   }
 }

@@ -11,6 +11,7 @@ import type { ExportFormat } from '../../lib/doctor/export-tools.ts';
 import type { ServerMessage } from '../../lib/wire/wire.ts';
 import type { MessageHost } from '../_wire/message-host.ts';
 import { newRequestId } from '../_wire/request-outcome.ts';
+import { HostStore } from './host-store.ts';
 
 export type SeverityFilter = Readonly<Record<Severity, boolean>>;
 
@@ -52,28 +53,18 @@ const DROPPED: DoctorProblem = { message: 'The connection to Loupe dropped befor
 const GAVE_UP: DoctorProblem = { message: `No report arrived within ${DOCTOR_GIVE_UP_MS / 60_000} minutes, so Loupe stopped waiting.`, hint: 'Run doctor again; if it keeps happening, the server may be stuck answering a list request.' };
 const NO_REPORT: DoctorProblem = { message: 'Loupe answered without a report.', hint: 'Run doctor again.' };
 
-export class DoctorStore {
-  private state: DoctorViewState = { runs: {}, filter: { error: true, warning: true, info: true }, format: 'openai' };
-  private readonly listeners = new Set<() => void>();
+export class DoctorStore extends HostStore<DoctorViewState> {
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
-  private readonly off: () => void;
 
   constructor(
     private readonly host: DoctorHost,
     private readonly now: () => number = Date.now,
   ) {
-    this.off = host.onMessage((message) => this.receive(message));
+    super(host, { runs: {}, filter: { error: true, warning: true, info: true }, format: 'openai' });
   }
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  getSnapshot = (): DoctorViewState => this.state;
-
-  dispose(): void {
-    this.off();
+  override dispose(): void {
+    super.dispose();
     this.timers.forEach((timer) => clearTimeout(timer));
     this.timers.clear();
   }
@@ -101,7 +92,7 @@ export class DoctorStore {
     if (format !== this.state.format) this.set({ ...this.state, format });
   }
 
-  private receive(message: ServerMessage): void {
+  protected receive(message: ServerMessage): void {
     switch (message.type) {
       case 'doctor-report': {
         const run = this.state.runs[message.session];
@@ -144,10 +135,5 @@ export class DoctorStore {
 
   private setRun(session: string, run: DoctorRun): void {
     this.set({ ...this.state, runs: { ...this.state.runs, [session]: run } });
-  }
-
-  private set(next: DoctorViewState): void {
-    this.state = next;
-    this.listeners.forEach((listener) => listener());
   }
 }

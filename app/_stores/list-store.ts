@@ -15,6 +15,7 @@ import { mergeCacheHints, readCacheHint, type CacheHint, type ListSpec } from '.
 export type { ListSpec };
 import { connectionKey } from '../_session/scoped.ts';
 import type { SessionPort } from '../_wire/session-port.ts';
+import { ExternalStore } from './external-store.ts';
 
 export interface ListState<T> {
   /** `sessionId@since` of the connection the items belong to. */
@@ -52,36 +53,26 @@ export const LIST_CHANGED_DEBOUNCE_MS = 100;
 /** …or at the latest this long after the first unanswered one (a flood that never stops still re-lists). */
 export const LIST_CHANGED_MAX_WAIT_MS = 1_000;
 
-export class ListStore<T> {
-  private state: ListState<T> = IDLE;
-  private readonly listeners = new Set<() => void>();
+export class ListStore<T> extends ExternalStore<ListState<T>> {
   private generation = 0;
   private again = false;
   private debounce?: ReturnType<typeof setTimeout>;
   /** When the first and the last `list_changed` not yet covered by a listing arrived (ms). */
   private changedSince?: number;
   private changedLast = 0;
-  private readonly unsubscribe: Array<() => void> = [];
 
   constructor(
     private readonly port: SessionPort,
     private readonly spec: ListSpec<T>,
   ) {
-    this.unsubscribe.push(port.subscribe(() => this.evaluate()));
-    this.unsubscribe.push(port.onEvents((events) => this.watch(events)));
+    super(IDLE);
+    this.onDispose(port.subscribe(() => this.evaluate()), port.onEvents((events) => this.watch(events)));
     this.evaluate();
   }
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  getSnapshot = (): ListState<T> => this.state;
-
-  dispose(): void {
+  override dispose(): void {
     clearTimeout(this.debounce);
-    this.unsubscribe.forEach((off) => off());
+    super.dispose();
   }
 
   /**
@@ -197,10 +188,5 @@ export class ListStore<T> {
     });
     if (this.changedSince !== undefined) this.scheduleTrailing();
     else if (this.again) this.relist();
-  }
-
-  private set(next: ListState<T>): void {
-    this.state = next;
-    this.listeners.forEach((listener) => listener());
   }
 }

@@ -20,7 +20,7 @@ function setup() {
   }
   const listeners = new Set<() => void>();
   const host: MergedHost = {
-    getSnapshot: () => ({ order: Object.keys(models), sessions: Object.fromEntries(Object.entries(feeds).flatMap(([id, f]) => (f.state.sessions[id] ? [[id, f.state.sessions[id]]] : []))) }),
+    getSnapshot: () => ({ order: Object.keys(models), sessions: Object.fromEntries(Object.entries(feeds).flatMap(([id, f]) => (f.getSnapshot().sessions[id] ? [[id, f.getSnapshot().sessions[id]]] : []))) }),
     subscribe: (l) => {
       listeners.add(l);
       return () => listeners.delete(l);

@@ -14,6 +14,7 @@ import { filterMerged, indexOfMerged, mergeInto, mergeSorted, removeSessionRows,
 import type { HistoryRow } from '../../lib/trace/trace.ts';
 import type { LoupeState } from '../_session/loupe-state.ts';
 import type { SessionModel } from '../_session/model.ts';
+import { ExternalStore } from './external-store.ts';
 
 export const MERGED_FILTER_MEASURE = 'loupe:merged-filter';
 
@@ -63,31 +64,24 @@ function firstAfter(rows: readonly HistoryRow[], seq: number): number {
   return lo;
 }
 
-export class MergedHistoryStore {
-  private readonly listeners = new Set<() => void>();
+export class MergedHistoryStore extends ExternalStore<MergedHistoryView> {
   private readonly sources = new Map<string, Source>();
   private all: HistoryRow[] = [];
-  private shown: HistoryRow[] = [];
+  private shown: HistoryRow[];
   private filters: MergedFilter;
-  private view: MergedHistoryView;
-  private readonly off: () => void;
 
   constructor(private readonly host: MergedHost) {
-    this.filters = remembered.get(host) ?? { filter: EMPTY_FILTER, sessions: [] };
-    this.view = { rows: this.shown, total: 0, version: 0, filter: this.filters.filter, sessions: this.filters.sessions, scrollToken: 0 };
-    this.off = host.subscribe(() => this.followSessions());
+    const filters = remembered.get(host) ?? { filter: EMPTY_FILTER, sessions: [] };
+    const shown: HistoryRow[] = [];
+    super({ rows: shown, total: 0, version: 0, filter: filters.filter, sessions: filters.sessions, scrollToken: 0 });
+    this.shown = shown;
+    this.filters = filters;
+    this.onDispose(host.subscribe(() => this.followSessions()));
     this.followSessions();
   }
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  getSnapshot = (): MergedHistoryView => this.view;
-
-  dispose(): void {
-    this.off();
+  override dispose(): void {
+    super.dispose();
     for (const source of this.sources.values()) source.off();
     this.sources.clear();
   }
@@ -119,7 +113,7 @@ export class MergedHistoryStore {
   }
 
   select(row: HistoryRow | undefined, scroll = false): void {
-    this.publish({ selected: row, scrollToken: scroll ? this.view.scrollToken + 1 : this.view.scrollToken });
+    this.publish({ selected: row, scrollToken: scroll ? this.state.scrollToken + 1 : this.state.scrollToken });
   }
 
   /** Select a frame of the selected row's session by seq (a request's response …), clearing filters that hide it. */
@@ -132,7 +126,7 @@ export class MergedHistoryStore {
 
   move(delta: number): void {
     if (this.shown.length === 0) return;
-    const at = indexOfMerged(this.shown, this.view.selected);
+    const at = indexOfMerged(this.shown, this.state.selected);
     // Nothing selected: moving down starts above the first row, moving up below the last (End selects the last).
     const from = at >= 0 ? at : delta > 0 ? -1 : this.shown.length;
     const next = Math.min(this.shown.length - 1, Math.max(0, from + delta));
@@ -221,8 +215,7 @@ export class MergedHistoryStore {
   }
 
   private publish(patch: Partial<MergedHistoryView>): void {
-    const base = this.view;
-    this.view = { ...base, rows: this.shown, total: this.all.length, version: base.version + 1, filter: this.filters.filter, sessions: this.filters.sessions, ...patch };
-    this.listeners.forEach((listener) => listener());
+    const base = this.state;
+    this.set({ ...base, rows: this.shown, total: this.all.length, version: base.version + 1, filter: this.filters.filter, sessions: this.filters.sessions, ...patch });
   }
 }

@@ -8,6 +8,7 @@
 import type { ClientMessage, ServerMessage } from '../../lib/wire/wire.ts';
 import type { GuidedFlow, OAuthSettings } from '../../lib/wire/oauth.ts';
 import type { MessageHost } from '../_wire/message-host.ts';
+import { HostStore } from './host-store.ts';
 
 export interface OAuthViewState {
   /** By session id. */
@@ -21,24 +22,9 @@ export type OAuthHost = MessageHost;
 
 const NOT_SENT = 'Not connected to Loupe: nothing was sent. Try again once the page reconnects.';
 
-export class OAuthStore {
-  private state: OAuthViewState = { flows: {}, notSent: {} };
-  private readonly listeners = new Set<() => void>();
-  private readonly off: () => void;
-
+export class OAuthStore extends HostStore<OAuthViewState> {
   constructor(private readonly host: OAuthHost) {
-    this.off = host.onMessage((message) => this.receive(message));
-  }
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  getSnapshot = (): OAuthViewState => this.state;
-
-  dispose(): void {
-    this.off();
+    super(host, { flows: {}, notSent: {} });
   }
 
   start(session: string): boolean {
@@ -71,7 +57,7 @@ export class OAuthStore {
     return sent;
   }
 
-  private receive(message: ServerMessage): void {
+  protected receive(message: ServerMessage): void {
     switch (message.type) {
       case 'oauth-guided-state':
         return this.set({ ...this.state, flows: { ...this.state.flows, [message.flow.session]: message.flow } });
@@ -89,9 +75,9 @@ export class OAuthStore {
     }
   }
 
-  private set(next: OAuthViewState): void {
+  /** Only a change of the flows or of the notes makes a new snapshot. */
+  protected override set(next: OAuthViewState): void {
     if (next.flows === this.state.flows && next.notSent === this.state.notSent) return;
-    this.state = next;
-    this.listeners.forEach((listener) => listener());
+    super.set(next);
   }
 }

@@ -12,6 +12,7 @@ import type { Message, PlaygroundTool, ProviderConfig } from '../../lib/playgrou
 import type { ServerMessage } from '../../lib/wire/wire.ts';
 import type { MessageHost } from '../_wire/message-host.ts';
 import { newRequestId, type RequestOutcome } from '../_wire/request-outcome.ts';
+import { ExternalStore } from './external-store.ts';
 
 /** What a run needs of the tab store beyond its messages: the session request path and its cancel. */
 export interface RunHost extends MessageHost {
@@ -60,23 +61,16 @@ const emptyState = (messages: Message[] = []): RunState => ({ loop: createLoop({
 const NOT_SENT = 'Not connected to Loupe, so the model was not asked: wait for the connection, then send again.';
 const DROPPED = 'The connection to Loupe dropped before the model answered: send the message again.';
 
-export class PlaygroundRun {
-  private state: RunState = emptyState();
+export class PlaygroundRun extends ExternalStore<RunState> {
   private ctx?: RunContext;
   private modelCall?: { requestId: string; turn: number };
-  private readonly listeners = new Set<() => void>();
 
   constructor(
     private readonly host: RunHost,
     private readonly now: () => number = Date.now,
-  ) {}
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  getSnapshot = (): RunState => this.state;
+  ) {
+    super(emptyState());
+  }
 
   /** Whether a user message would be taken now (the loop is not busy). */
   get busy(): boolean {
@@ -97,7 +91,7 @@ export class PlaygroundRun {
     this.modelCall = undefined;
     this.state = { ...emptyState(), queue: texts.slice(1) };
     if (texts.length > 0) this.send(texts[0], ctx);
-    else this.publish();
+    else this.notify();
   }
 
   decide(callId: string, decision: 'approve' | 'deny' | 'always'): void {
@@ -225,15 +219,6 @@ export class PlaygroundRun {
       const content = Array.isArray(result.content) ? (result.content as { type: string }[]).filter((b) => b !== null && typeof b === 'object' && typeof b.type === 'string') : [];
       this.dispatch({ type: 'tool-result', callId: effect.callId, result: { content, ...(result.structuredContent !== undefined ? { structuredContent: result.structuredContent } : {}), isError: result.isError === true }, at });
     });
-  }
-
-  private set(next: RunState): void {
-    this.state = next;
-    this.publish();
-  }
-
-  private publish(): void {
-    this.listeners.forEach((listener) => listener());
   }
 }
 

@@ -6,6 +6,7 @@ import { promptArguments } from '../../lib/content/prompt-messages.ts';
 import type { RequestOutcome } from '../_wire/request-outcome.ts';
 import type { SessionPort } from '../_wire/session-port.ts';
 import { currentConnection } from '../_session/scoped.ts';
+import { ExternalStore } from './external-store.ts';
 
 export interface PromptGet {
   name: string;
@@ -25,33 +26,19 @@ export interface PromptState {
 
 const EMPTY: PromptState = { values: {} };
 
-export class PromptStore {
-  private state: PromptState = EMPTY;
-  private readonly listeners = new Set<() => void>();
+export class PromptStore extends ExternalStore<PromptState> {
   private gets = 0;
 
-  private readonly off: () => void;
-
   constructor(private readonly port: SessionPort) {
+    super(EMPTY);
     const follow = () => {
       const key = currentConnection(port)?.key;
       // The typed values and the selection outlive a reconnect; the last get does not.
       if (key !== this.state.connection) this.set({ ...this.state, connection: key, get: undefined });
     };
-    this.off = port.subscribe(follow);
+    this.onDispose(port.subscribe(follow));
     follow();
   }
-
-  dispose(): void {
-    this.off();
-  }
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  getSnapshot = (): PromptState => this.state;
 
   select(name: string, index: number): void {
     this.set({ ...this.state, selected: { name, index } });
@@ -72,10 +59,5 @@ export class PromptStore {
     const outcome = await this.port.request('prompts/get', { name, arguments: args });
     if (this.state.get?.seq !== seq) return;
     this.set({ ...this.state, get: { ...this.state.get, status: 'done', outcome } });
-  }
-
-  private set(next: PromptState): void {
-    this.state = next;
-    this.listeners.forEach((listener) => listener());
   }
 }

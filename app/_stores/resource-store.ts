@@ -9,6 +9,7 @@ import { describeFailure } from '../../lib/client/outcome-text.ts';
 import type { RequestOutcome } from '../_wire/request-outcome.ts';
 import type { SessionPort } from '../_wire/session-port.ts';
 import { currentConnection } from '../_session/scoped.ts';
+import { ExternalStore } from './external-store.ts';
 
 export interface ReadState {
   uri: string;
@@ -36,28 +37,14 @@ export interface ResourceState {
 
 const EMPTY: ResourceState = { subscriptions: {}, updated: {} };
 
-export class ResourceStore {
-  private state: ResourceState = EMPTY;
-  private readonly listeners = new Set<() => void>();
+export class ResourceStore extends ExternalStore<ResourceState> {
   private reads = 0;
 
-  private readonly off: Array<() => void>;
-
   constructor(private readonly port: SessionPort) {
-    this.off = [port.subscribe(() => this.follow()), port.onEvents((events) => this.watch(events))];
+    super(EMPTY);
+    this.onDispose(port.subscribe(() => this.follow()), port.onEvents((events) => this.watch(events)));
     this.follow();
   }
-
-  dispose(): void {
-    this.off.forEach((off) => off());
-  }
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  getSnapshot = (): ResourceState => this.state;
 
   /** Read a resource and show it (`resources/read`). */
   async read(uri: string, from: ReadState['from'] = 'list', template?: string): Promise<void> {
@@ -109,10 +96,5 @@ export class ResourceStore {
       updated[uri] = (updated[uri] ?? 0) + 1;
     }
     if (updated) this.set({ ...this.state, updated });
-  }
-
-  private set(next: ResourceState): void {
-    this.state = next;
-    this.listeners.forEach((listener) => listener());
   }
 }

@@ -9,6 +9,7 @@ import type { SavedCall } from '../../lib/workspace/workspace.ts';
 import type { RequestOutcome } from '../_wire/request-outcome.ts';
 import type { SessionModel } from '../_session/model.ts';
 import type { SessionPort } from '../_wire/session-port.ts';
+import { ExternalStore } from './external-store.ts';
 
 export interface CallRun {
   at: number;
@@ -67,18 +68,10 @@ function runOf(outcome: RequestOutcome): CallRun {
   return { at: Date.now(), ok: outcome.ok, text, durationMs: outcome.durationMs };
 }
 
-export class SavedCallsStore {
-  private state: SavedCallsState = { results: {}, runningAll: false };
-  private readonly listeners = new Set<() => void>();
-
-  constructor(private readonly port: SessionPort) {}
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  getSnapshot = (): SavedCallsState => this.state;
+export class SavedCallsStore extends ExternalStore<SavedCallsState> {
+  constructor(private readonly port: SessionPort) {
+    super({ results: {}, runningAll: false });
+  }
 
   async run(call: SavedCall): Promise<void> {
     this.patch(call.name, (r) => ({ ...r, running: true }));
@@ -110,11 +103,6 @@ export class SavedCallsStore {
   private patch(name: string, change: (r: CallResults) => CallResults): void {
     const now = this.state.results[name] ?? { running: false };
     this.set({ ...this.state, results: { ...this.state.results, [name]: change(now) } });
-  }
-
-  private set(next: SavedCallsState): void {
-    this.state = next;
-    this.listeners.forEach((l) => l());
   }
 }
 

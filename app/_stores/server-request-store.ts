@@ -6,6 +6,7 @@
 import { EMPTY_QUEUE, finishRequest, receiveRequest, replacePending, type RequestQueue } from '../../lib/client/server-requests.ts';
 import type { RpcError, ServerMessage, ServerRequest } from '../../lib/wire/wire.ts';
 import type { LoupeStore } from '../_session/loupe-store.ts';
+import { HostStore } from './host-store.ts';
 
 export interface ServerRequestState extends RequestQueue {
   /** `session/requestId` of answers this tab sent and the proxy has not confirmed yet. */
@@ -18,26 +19,12 @@ export type Answer = { ok: true; result: Record<string, unknown> } | { ok: false
 
 export const requestKey = (r: { session: string; requestId: string }): string => `${r.session}/${r.requestId}`;
 
-export class ServerRequestStore {
-  private state: ServerRequestState = { ...EMPTY_QUEUE, sending: new Set(), failed: {} };
-  private readonly listeners = new Set<() => void>();
+export class ServerRequestStore extends HostStore<ServerRequestState> {
   /** Answers this tab sent, kept until their `server-request-done` (to tell "answered here" from "elsewhere"). */
   private readonly answeredHere = new Set<string>();
-  private readonly off: () => void;
 
   constructor(private readonly app: LoupeStore) {
-    this.off = app.onMessage((message) => this.receive(message));
-  }
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  getSnapshot = (): ServerRequestState => this.state;
-
-  dispose(): void {
-    this.off();
+    super(app, { ...EMPTY_QUEUE, sending: new Set(), failed: {} });
   }
 
   /** Send the user's answer; false (with the reason kept in `failed`) when the socket is down. */
@@ -55,7 +42,7 @@ export class ServerRequestStore {
     return true;
   }
 
-  private receive(message: ServerMessage): void {
+  protected receive(message: ServerMessage): void {
     switch (message.type) {
       case 'snapshot':
         this.set({ ...this.state, ...replacePending(this.state, message.serverRequests ?? []), sending: new Set() });
@@ -81,10 +68,5 @@ export class ServerRequestStore {
     const sending = new Set(this.state.sending);
     sending.delete(key);
     this.set({ ...this.state, ...finishRequest(this.state, { session, requestId, how }, here && how === 'answered', Date.now()), sending });
-  }
-
-  private set(next: ServerRequestState): void {
-    this.state = next;
-    this.listeners.forEach((listener) => listener());
   }
 }

@@ -15,6 +15,7 @@ import type { TraceEvent } from '../../lib/wire/wire.ts';
 import type { ToolCall } from './call-store.ts';
 import { newRequestId, type RequestOutcome } from '../_wire/request-outcome.ts';
 import type { SessionPort } from '../_wire/session-port.ts';
+import { ExternalStore } from './external-store.ts';
 
 export interface TaskEntry {
   session: string;
@@ -68,28 +69,19 @@ function errorText(outcome: Extract<RequestOutcome, { ok: false }>): string {
   return `${outcome.error.message} (${String(outcome.error.code)})`;
 }
 
-export class TasksStore {
-  private state: TasksState = { tasks: [], list: { status: 'idle', problems: [] }, asTask: {} };
-  private readonly listeners = new Set<() => void>();
+export class TasksStore extends ExternalStore<TasksState> {
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
-  private readonly off: Array<() => void> = [];
 
   private readonly session: string;
 
   constructor(private readonly port: SessionPort) {
+    super({ tasks: [], list: { status: 'idle', problems: [] }, asTask: {} });
     this.session = port.id;
-    this.off.push(port.onEvents((events) => this.watch(events)));
+    this.onDispose(port.onEvents((events) => this.watch(events)));
   }
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  getSnapshot = (): TasksState => this.state;
-
-  dispose(): void {
-    this.off.forEach((off) => off());
+  override dispose(): void {
+    super.dispose();
     this.timers.forEach((timer) => clearTimeout(timer));
     this.timers.clear();
   }
@@ -252,11 +244,6 @@ export class TasksStore {
   private patch(session: string, taskId: string, change: Partial<TaskEntry>): void {
     const known = this.find(session, taskId);
     if (known) this.set({ ...this.state, tasks: this.state.tasks.map((t) => (t === known ? { ...t, ...change } : t)) });
-  }
-
-  private set(next: TasksState): void {
-    this.state = next;
-    this.listeners.forEach((listener) => listener());
   }
 }
 

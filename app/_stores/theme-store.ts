@@ -3,6 +3,8 @@
  * The choice is a class on <html> (`dark` or `light`); globals.css falls back to the media query
  * when neither is set, so the first paint is already right without an inline script.
  */
+import { ExternalStore } from './external-store.ts';
+
 export type Theme = 'light' | 'dark';
 
 const KEY = 'mcp-loupe.theme';
@@ -21,9 +23,10 @@ function systemTheme(): Theme {
   return window.matchMedia(QUERY).matches ? 'dark' : 'light';
 }
 
-export class ThemeStore {
-  private theme: Theme = 'light';
-  private readonly listeners = new Set<() => void>();
+export class ThemeStore extends ExternalStore<Theme> {
+  constructor() {
+    super('light');
+  }
 
   /** Read the saved choice / system preference and apply it (browser only). */
   start(): () => void {
@@ -37,15 +40,8 @@ export class ThemeStore {
     return () => media.removeEventListener('change', onChange);
   }
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  getSnapshot = (): Theme => this.theme;
-
   toggle(): void {
-    const next: Theme = this.theme === 'dark' ? 'light' : 'dark';
+    const next: Theme = this.state === 'dark' ? 'light' : 'dark';
     try {
       window.localStorage.setItem(KEY, next);
     } catch {
@@ -58,7 +54,6 @@ export class ThemeStore {
     const root = document.documentElement;
     root.classList.toggle('dark', explicit && theme === 'dark');
     root.classList.toggle('light', explicit && theme === 'light');
-    this.theme = theme;
-    this.listeners.forEach((listener) => listener());
+    this.set(theme);
   }
 }

@@ -9,6 +9,7 @@ import type { HistoryRow } from '../../lib/trace/trace.ts';
 import { formatJson } from '../../lib/json/safe-json.ts';
 import { rawText, type RequestOutcome } from '../_wire/request-outcome.ts';
 import type { SessionPort } from '../_wire/session-port.ts';
+import { ExternalStore } from './external-store.ts';
 
 export type SendOrigin = 'replay' | 'edited' | 'composer';
 
@@ -94,18 +95,10 @@ export function messageOf(row: HistoryRow): Record<string, unknown> | undefined 
   return isRequest(message) ? { ...message, id: freshId(String(message.id)) } : message;
 }
 
-export class TraceActions {
-  private state: ActionsState = { composer: { draft: REQUEST_TEMPLATE, headers: '', origin: 'composer', sending: false }, ping: { sending: false }, level: { sending: false } };
-  private readonly listeners = new Set<() => void>();
-
-  constructor(private readonly port: SessionPort) {}
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  getSnapshot = (): ActionsState => this.state;
+export class TraceActions extends ExternalStore<ActionsState> {
+  constructor(private readonly port: SessionPort) {
+    super({ composer: { draft: REQUEST_TEMPLATE, headers: '', origin: 'composer', sending: false }, ping: { sending: false }, level: { sending: false } });
+  }
 
   setDraft(draft: string): void {
     this.setComposer({ draft, problem: undefined });
@@ -156,15 +149,15 @@ export class TraceActions {
   }
 
   async ping(): Promise<void> {
-    this.set({ ping: { ...this.state.ping, sending: true } });
+    this.update({ ping: { ...this.state.ping, sending: true } });
     const outcome = await this.port.request('ping', {});
-    this.set({ ping: { sending: false, outcome, at: Date.now() } });
+    this.update({ ping: { sending: false, outcome, at: Date.now() } });
   }
 
   async setLevel(level: string): Promise<void> {
-    this.set({ level: { level, sending: true } });
+    this.update({ level: { level, sending: true } });
     const outcome = await this.port.request('logging/setLevel', { level });
-    if (this.state.level.level === level) this.set({ level: { level, sending: false, outcome } });
+    if (this.state.level.level === level) this.update({ level: { level, sending: false, outcome } });
   }
 
   private async send(message: Record<string, unknown>, origin: SendOrigin, fromSeq?: number, headers?: Record<string, string>): Promise<void> {
@@ -176,11 +169,10 @@ export class TraceActions {
   }
 
   private setComposer(patch: Partial<ComposerState>): void {
-    this.set({ composer: { ...this.state.composer, ...patch } });
+    this.update({ composer: { ...this.state.composer, ...patch } });
   }
 
-  private set(patch: Partial<ActionsState>): void {
-    this.state = { ...this.state, ...patch };
-    this.listeners.forEach((listener) => listener());
+  private update(patch: Partial<ActionsState>): void {
+    this.set({ ...this.state, ...patch });
   }
 }

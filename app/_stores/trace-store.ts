@@ -21,6 +21,7 @@ import type { HistoryRow } from '../../lib/trace/trace.ts';
 import type { SessionInfo, TraceEvent } from '../../lib/wire/wire.ts';
 import { stringifySafe } from '../../lib/json/safe-json.ts';
 import type { SessionPort } from '../_wire/session-port.ts';
+import { ExternalStore } from './external-store.ts';
 
 export const FILTER_MEASURE = 'loupe:trace-filter';
 
@@ -64,8 +65,6 @@ export interface TraceView {
   lastFilterMs?: number;
 }
 
-type Listener = () => void;
-
 function timedFilter(rows: readonly HistoryRow[], filter: TraceFilter): { rows: HistoryRow[]; ms: number } {
   const start = performance.now();
   const out = filterRows(rows, filter);
@@ -86,8 +85,10 @@ function firstAfter(events: readonly TraceEvent[], seq: number): number {
   return lo;
 }
 
-export class TraceStore {
-  private readonly listeners = new Set<Listener>();
+/** What the store holds until its constructor has made the first view from its fields (never shown). */
+const UNBUILT: TraceView = { source: 'live', readOnly: false, index: new TraceIndex(), rounds: new RoundIndex(), openRounds: new Set(), display: [], version: 0, rows: [], filter: EMPTY_FILTER, scrollToken: 0, dropped: { proxy: 0, tab: 0 }, imports: [] };
+
+export class TraceStore extends ExternalStore<TraceView> {
   private readonly revealListeners = new Set<(seq: number) => void>();
   private live = { resets: -1, caps: '', index: new TraceIndex(), rounds: new RoundIndex() };
   private readonly importRounds = new WeakMap<TraceIndex, RoundIndex>();
@@ -97,27 +98,14 @@ export class TraceStore {
   private rows: HistoryRow[] = [];
   private display: HistoryRow[] = this.rows;
   private openRounds = new Set<number>();
-  private view: TraceView;
   private nextImport = 1;
 
-  private readonly off: Array<() => void>;
-
   constructor(private readonly port: SessionPort) {
-    this.view = this.makeView({});
-    this.off = [port.subscribe(() => this.sync()), port.onReset(() => this.sync()), port.onEvents(() => this.appendLive())];
+    super(UNBUILT);
+    this.state = this.makeView({});
+    this.onDispose(port.subscribe(() => this.sync()), port.onReset(() => this.sync()), port.onEvents(() => this.appendLive()));
     this.sync();
   }
-
-  dispose(): void {
-    this.off.forEach((off) => off());
-  }
-
-  subscribe = (listener: Listener): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  getSnapshot = (): TraceView => this.view;
 
   /** Called with a seq when some view asks to show that frame (the page switches to History). */
   onReveal(listener: (seq: number) => void): () => void {
@@ -142,7 +130,7 @@ export class TraceStore {
   /** Select a row; `scroll` brings it into view, opening the round group it is folded into. */
   select(seq: number | undefined, scroll = false): void {
     if (scroll && seq !== undefined) this.openGroupOf(seq);
-    this.publish({ selectedSeq: seq, scrollToken: scroll ? this.view.scrollToken + 1 : this.view.scrollToken });
+    this.publish({ selectedSeq: seq, scrollToken: scroll ? this.state.scrollToken + 1 : this.state.scrollToken });
   }
 
   /** Select a frame of the viewed trace, clearing a filter that hides it, and tell who brings History forward. */
@@ -156,7 +144,7 @@ export class TraceStore {
   move(delta: number): void {
     const shown = this.display;
     if (shown.length === 0) return;
-    const at = indexOfSeq(shown, this.view.selectedSeq);
+    const at = indexOfSeq(shown, this.state.selectedSeq);
     const next = at < 0 ? (delta > 0 ? 0 : shown.length - 1) : Math.min(shown.length - 1, Math.max(0, at + delta));
     this.select(shown[next].seq, true);
   }
@@ -240,14 +228,14 @@ export class TraceStore {
     const caps = this.port.getSnapshot().info?.clientCapabilities;
     const capsKey = stringifySafe(caps ?? null) ?? 'null';
     if (log.resets === this.live.resets && capsKey === this.live.caps) {
-      if (this.source === 'live' && this.view.session !== this.port.getSnapshot().info) this.publish({});
+      if (this.source === 'live' && this.state.session !== this.port.getSnapshot().info) this.publish({});
       return;
     }
     const fresh = log.resets !== this.live.resets;
     const index = TraceIndex.from(log.events, caps);
     this.live = { resets: log.resets, caps: capsKey, index, rounds: RoundIndex.from(index.rows) };
     if (fresh && this.source === 'live') this.openRounds = new Set();
-    if (this.source === 'live') this.refilter({ selectedSeq: fresh ? undefined : this.view.selectedSeq });
+    if (this.source === 'live') this.refilter({ selectedSeq: fresh ? undefined : this.state.selectedSeq });
     else this.publish({});
   }
 
@@ -300,7 +288,7 @@ export class TraceStore {
     const imported = this.imports.find((entry) => entry.key === this.source);
     const index = this.index();
     const dropped = imported ? { proxy: imported.header.stats?.dropped ?? 0, tab: 0 } : { proxy: view.stats?.dropped ?? 0, tab: this.port.log.dropped };
-    const base = this.view ?? { scrollToken: 0 };
+    const base = this.state;
     return {
       ...base,
       source: imported ? imported.key : 'live',
@@ -320,7 +308,6 @@ export class TraceStore {
   }
 
   private publish(patch: Partial<TraceView>): void {
-    this.view = this.makeView(patch);
-    this.listeners.forEach((listener) => listener());
+    this.set(this.makeView(patch));
   }
 }

@@ -7,6 +7,7 @@ import type { ClientMessage, ServerMessage, SessionInfo, TraceEvent } from '../.
 import { applyMessage, initialState, type LoupeState } from '../_session/loupe-state.ts';
 import type { RequestOptions, RequestOutcome } from './request-outcome.ts';
 import { StorePort, type PortHost } from './store-port.ts';
+import { ExternalStore } from '../_stores/external-store.ts';
 
 export interface OpenRequest {
   method: string;
@@ -27,27 +28,19 @@ export const testSession = (patch: Partial<SessionInfo> = {}): SessionInfo => ({
   ...patch,
 });
 
-export class PortFixture implements PortHost {
-  state: LoupeState = initialState('open');
+export class PortFixture extends ExternalStore<LoupeState> implements PortHost {
   requests: OpenRequest[] = [];
   cancels: string[] = [];
   sent: ClientMessage[] = [];
   /** What went through sendRaw, with its extra HTTP headers. */
   raws: { message: Record<string, unknown>; origin: string; headers?: Record<string, string> }[] = [];
   readonly port: StorePort;
-  private readonly listeners = new Set<() => void>();
   private requestCount = 0;
 
   constructor(readonly id = 's') {
+    super(initialState('open'));
     this.port = new StorePort(id, this);
   }
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  getSnapshot = (): LoupeState => this.state;
 
   request(_session: string, method: string, params: Record<string, unknown> = {}, id = `r${++this.requestCount}`, options?: RequestOptions): Promise<RequestOutcome> {
     return new Promise((answer) => this.requests.push({ method, params, id, options, answer }));
@@ -71,8 +64,7 @@ export class PortFixture implements PortHost {
   apply(message: ServerMessage): void {
     if (message.type === 'events') this.port.deliver(message.events.filter((e) => e.session === this.id));
     if (message.type === 'progress') this.port.progressed(message);
-    this.state = applyMessage(this.state, message);
-    this.listeners.forEach((l) => l());
+    this.set(applyMessage(this.state, message));
     if (message.type === 'snapshot') this.port.reset(message.events.filter((e) => e.session === this.id));
     if (message.type === 'trace-reset') this.port.reset(message.events);
   }

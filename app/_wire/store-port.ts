@@ -3,6 +3,7 @@ import type { ClientMessage, ProgressMessage, TraceEvent } from '../../lib/wire/
 import type { LoupeState } from '../_session/loupe-state.ts';
 import type { RequestOptions, RequestOutcome } from './request-outcome.ts';
 import { EventLog, type SessionPort, type SessionView } from './session-port.ts';
+import { ExternalStore } from '../_stores/external-store.ts';
 
 /** What a port needs of the tab store: its state, and the socket addressed to a session. */
 export interface PortHost {
@@ -25,25 +26,26 @@ class Listeners<T extends unknown[]> {
   }
 }
 
-export class StorePort implements SessionPort {
+/** The session's part of the tab store's state. */
+function viewOf(host: PortHost, session: string): SessionView {
+  const state = host.getSnapshot();
+  return { info: state.sessions[session], synced: state.synced, syncCount: state.syncCount, stats: state.stats[session] };
+}
+
+export class StorePort extends ExternalStore<SessionView> implements SessionPort {
   readonly log = new EventLog();
-  private view: SessionView;
-  private readonly changes = new Listeners<[]>();
   private readonly events = new Listeners<[readonly TraceEvent[]]>();
   private readonly resets = new Listeners<[]>();
   private readonly progress = new Listeners<[ProgressMessage]>();
-  private readonly off: () => void;
 
   constructor(
     readonly id: string,
     private readonly host: PortHost,
   ) {
-    this.view = this.read();
-    this.off = host.subscribe(() => this.follow());
+    super(viewOf(host, id));
+    this.onDispose(host.subscribe(() => this.follow()));
   }
 
-  subscribe = (listener: () => void): (() => void) => this.changes.add(listener);
-  getSnapshot = (): SessionView => this.view;
   onEvents = (listener: (events: readonly TraceEvent[]) => void): (() => void) => this.events.add(listener);
   onReset = (listener: () => void): (() => void) => this.resets.add(listener);
   onProgress = (listener: (message: ProgressMessage) => void): (() => void) => this.progress.add(listener);
@@ -89,20 +91,10 @@ export class StorePort implements SessionPort {
     this.progress.emit(message);
   }
 
-  dispose(): void {
-    this.off();
-  }
-
-  private read(): SessionView {
-    const state = this.host.getSnapshot();
-    return { info: state.sessions[this.id], synced: state.synced, syncCount: state.syncCount, stats: state.stats[this.id] };
-  }
-
   private follow(): void {
-    const next = this.read();
-    const now = this.view;
+    const next = viewOf(this.host, this.id);
+    const now = this.state;
     if (next.info === now.info && next.synced === now.synced && next.syncCount === now.syncCount && next.stats === now.stats) return;
-    this.view = next;
-    this.changes.emit();
+    this.set(next);
   }
 }
