@@ -54,6 +54,53 @@ function messageHint(action: RuleActionType): string {
   return action === 'deny' ? 'Empty: Loupe’s words, which name the gate and tell the model not to retry as is.' : 'Empty: Loupe’s words.';
 }
 
+interface TextFieldProps {
+  /** The form's `useId`, which the field's ids start with. */
+  base: string;
+  field: RuleField;
+  value: string;
+  error?: string;
+  multiline?: boolean;
+  label?: string;
+  hint?: string;
+  onChange(value: string): void;
+}
+
+/** One text field of the draft, with its hint and what is wrong with it said below it. */
+function TextField({ base, field, value, error, multiline, label, hint: givenHint, onChange }: TextFieldProps): ReactNode {
+  const fid = `${base}-${field}`;
+  const hint = givenHint ?? HINTS[field];
+  const describedBy = [hint ? `${fid}-hint` : '', error ? `${fid}-error` : ''].filter(Boolean).join(' ') || undefined;
+  const common = {
+    id: fid,
+    value,
+    'aria-invalid': error !== undefined,
+    'aria-describedby': describedBy,
+    className: `${inputClass} ${multiline || field === 'method' || field === 'argPattern' ? 'font-mono text-xs' : ''}`,
+    spellCheck: false,
+  };
+  return (
+    <div>
+      <label htmlFor={fid} className={labelClass}>{label ?? FIELD_LABELS[field]}</label>
+      {multiline ? <textarea rows={4} {...common} onChange={(e) => onChange(e.target.value)} /> : <input type="text" {...common} onChange={(e) => onChange(e.target.value)} />}
+      {hint && <p id={`${fid}-hint`} className="mt-0.5 text-xs text-zinc-500 dark:text-zinc-400">{hint}</p>}
+      {error && <p id={`${fid}-error`} className="mt-0.5 text-xs text-red-700 dark:text-red-300">{error}</p>}
+    </div>
+  );
+}
+
+/** A choice among `options` (value → words), its id made from the form's `base` and its label. */
+function SelectField<T extends string>({ base, label, value, options, onChange }: { base: string; label: string; value: T; options: Record<T, string>; onChange(value: T): void }): ReactNode {
+  return (
+    <div>
+      <label htmlFor={`${base}-${label}`} className={labelClass}>{label}</label>
+      <select id={`${base}-${label}`} className={inputClass} value={value} onChange={(e) => onChange(e.target.value as T)}>
+        {(Object.keys(options) as T[]).map((key) => <option key={key} value={key}>{options[key]}</option>)}
+      </select>
+    </div>
+  );
+}
+
 export function RuleForm({ initial, id, servers, canSave, onSave, onCancel }: RuleFormProps): ReactNode {
   const base = useId();
   const [draft, setDraft] = useState<RuleDraft>(initial);
@@ -71,35 +118,11 @@ export function RuleForm({ initial, id, servers, canSave, onSave, onCancel }: Ru
       setGeneral(checked.general ?? 'The rule was not saved: see the fields marked below.');
     }
   };
-  const text = (field: RuleField, options: { multiline?: boolean; label?: string; hint?: string } = {}) => {
-    const fid = `${base}-${field}`;
-    const error = errors[field];
-    const hint = options.hint ?? HINTS[field];
-    const describedBy = [hint ? `${fid}-hint` : '', error ? `${fid}-error` : ''].filter(Boolean).join(' ') || undefined;
-    const common = {
-      id: fid,
-      value: draft[field],
-      'aria-invalid': error !== undefined,
-      'aria-describedby': describedBy,
-      className: `${inputClass} ${options.multiline || field === 'method' || field === 'argPattern' ? 'font-mono text-xs' : ''}`,
-      spellCheck: false,
-    };
-    return (
-      <div key={field}>
-        <label htmlFor={fid} className={labelClass}>{options.label ?? FIELD_LABELS[field]}</label>
-        {options.multiline ? <textarea rows={4} {...common} onChange={(e) => set({ [field]: e.target.value })} /> : <input type="text" {...common} onChange={(e) => set({ [field]: e.target.value })} />}
-        {hint && <p id={`${fid}-hint`} className="mt-0.5 text-xs text-zinc-500 dark:text-zinc-400">{hint}</p>}
-        {error && <p id={`${fid}-error`} className="mt-0.5 text-xs text-red-700 dark:text-red-300">{error}</p>}
-      </div>
-    );
-  };
+  const text = (field: RuleField, options: { multiline?: boolean; label?: string; hint?: string } = {}) => (
+    <TextField key={field} base={base} field={field} value={draft[field]} error={errors[field]} {...options} onChange={(value) => set({ [field]: value })} />
+  );
   const select = <T extends string>(label: string, value: T, options: Record<T, string>, onChange: (value: T) => void) => (
-    <div>
-      <label htmlFor={`${base}-${label}`} className={labelClass}>{label}</label>
-      <select id={`${base}-${label}`} className={inputClass} value={value} onChange={(e) => onChange(e.target.value as T)}>
-        {(Object.keys(options) as T[]).map((key) => <option key={key} value={key}>{options[key]}</option>)}
-      </select>
-    </div>
+    <SelectField base={base} label={label} value={value} options={options} onChange={onChange} />
   );
   const serverOptions: Record<string, string> = { '': 'Any server', ...Object.fromEntries(servers.map((name) => [name, name])) };
   if (draft.server !== '' && !(draft.server in serverOptions)) serverOptions[draft.server] = `${draft.server} (not in the workspace now)`;

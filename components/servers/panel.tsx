@@ -92,6 +92,34 @@ function Actions({ server, canAct, props }: { server: ServerEntry; canAct: boole
   );
 }
 
+/** What a server's entry shows: its status dot, its name, how it is reached and its status, and a relay's own label. */
+function EntryWords({ server, text, label }: { server: ServerEntry; text: string; label?: string }): ReactNode {
+  const relay = server.relay;
+  return (
+    <>
+      <span aria-hidden="true" className={`inline-block size-2.5 shrink-0 rounded-full ${DOTS[server.status]}`} />
+      <span className="min-w-0 flex-1">
+        {/* The space keeps the visible words apart, so that they read as the label's (axe label-content-name-mismatch). */}
+        <span className="block truncate font-medium"><Text>{server.name}</Text></span>{' '}
+        <span className="block truncate text-xs text-zinc-600 dark:text-zinc-300">
+          {relay && (
+            <>
+              <Badge tone="info" title={relay.kind === 'tap' ? 'A host’s session, watched through mcp-loupe --tap' : 'An MCP client’s session through Loupe’s gateway'}>{relay.kind}</Badge>{' · '}
+            </>
+          )}
+          {server.transport} · <Text>{text}</Text>
+        </span>
+        {label && (
+          <>
+            {' '}
+            <span className="block truncate text-xs"><Text>{label}</Text></span>
+          </>
+        )}
+      </span>
+    </>
+  );
+}
+
 export function ServersPanel(props: ServersPanelProps): ReactNode {
   const { servers, selected, allSelected } = props;
   const refs = useRef<(HTMLButtonElement | null)[]>([]);
@@ -134,25 +162,7 @@ export function ServersPanel(props: ServersPanelProps): ReactNode {
                 onFocus={() => setFocus(i)}
                 onClick={() => props.onSelect(server.id)}
               >
-                <span aria-hidden="true" className={`inline-block size-2.5 shrink-0 rounded-full ${DOTS[server.status]}`} />
-                <span className="min-w-0 flex-1">
-                  {/* The space keeps the visible words apart, so that they read as the label's (axe label-content-name-mismatch). */}
-                  <span className="block truncate font-medium"><Text>{server.name}</Text></span>{' '}
-                  <span className="block truncate text-xs text-zinc-600 dark:text-zinc-300">
-                    {relay && (
-                      <>
-                        <Badge tone="info" title={relay.kind === 'tap' ? 'A host’s session, watched through mcp-loupe --tap' : 'An MCP client’s session through Loupe’s gateway'}>{relay.kind}</Badge>{' · '}
-                      </>
-                    )}
-                    {server.transport} · <Text>{text}</Text>
-                  </span>
-                  {label && (
-                    <>
-                      {' '}
-                      <span className="block truncate text-xs"><Text>{label}</Text></span>
-                    </>
-                  )}
-                </span>
+                <EntryWords server={server} text={text} label={label} />
               </button>
               {!allSelected && server.id === selected && <Actions key={server.id} server={server} canAct={props.canAct} props={props} />}
             </li>

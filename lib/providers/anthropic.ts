@@ -150,6 +150,18 @@ type Block = { kind: 'text'; text: string } | { kind: 'tool'; id: string; name: 
 
 const badStream = (why: string): ProviderError => ({ code: 'BAD_STREAM', message: `${API}'s stream broke off or could not be read: ${why}. Send the message again.` });
 
+/** A streamed reply's blocks, in the order of their index, as the reply's parts. */
+function partsOf(blocks: Map<number, Block>): AssistantPart[] {
+  return [...blocks.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([, block]): AssistantPart => {
+      if (block.kind === 'text') return { type: 'text', text: block.text };
+      // No input_json_delta at all: the input came whole in content_block_start.
+      const text = block.json === '' && isObj(block.input) && Object.keys(block.input).length > 0 ? JSON.stringify(block.input) : block.json;
+      return { type: 'tool_call', call: { id: block.id, name: block.name, argumentsText: text, ...readArguments(text) } };
+    });
+}
+
 /** One streamed reply, read as it arrives. */
 function stream(): ReplyStream {
   const sse = createSseReader();
@@ -219,15 +231,7 @@ function stream(): ReplyStream {
         return { ok: false, error: badStream('it did not start with message_start') };
       }
       if (!stopped) return { ok: false, error: badStream('it ended before message_stop') };
-      const parts: AssistantPart[] = [...blocks.entries()]
-        .sort(([a], [b]) => a - b)
-        .map(([, block]): AssistantPart => {
-          if (block.kind === 'text') return { type: 'text', text: block.text };
-          // No input_json_delta at all: the input came whole in content_block_start.
-          const text = block.json === '' && isObj(block.input) && Object.keys(block.input).length > 0 ? JSON.stringify(block.input) : block.json;
-          return { type: 'tool_call', call: { id: block.id, name: block.name, argumentsText: text, ...readArguments(text) } };
-        });
-      const message = { role: 'assistant' as const, parts };
+      const message = { role: 'assistant' as const, parts: partsOf(blocks) };
       return { ok: true, value: { message, stopReason: callsOf(message).length > 0 && raw === undefined ? 'tool_use' : stopReason(raw), stopReasonRaw: raw, usage, model } };
     },
   };

@@ -131,6 +131,37 @@ interface PendingCall {
   wireIndex: number;
 }
 
+/** The call a fragment belongs to: by `index`, except that a new `id` at a used index (some servers reuse index 0) starts a new call. */
+function callFor(calls: PendingCall[], fragment: Obj, deltas: StreamDelta[]): PendingCall {
+  const id = str(fragment.id);
+  const wireIndex = num(fragment.index) ?? (id === undefined ? (calls.at(-1)?.wireIndex ?? 0) : calls.length);
+  let call = calls.findLast((c) => c.wireIndex === wireIndex);
+  if (call === undefined || (id !== undefined && id !== '' && call.id !== '' && id !== call.id)) {
+    call = { id: id ?? '', name: '', args: '', wireIndex };
+    calls.push(call);
+  } else if (id !== undefined && call.id === '') call.id = id;
+  const fn = isObj(fragment.function) ? fragment.function : {};
+  const name = str(fn.name);
+  if (name !== undefined && call.name === '') {
+    call.name = name;
+    deltas.push({ type: 'tool_call_start', index: calls.indexOf(call), id: call.id, name });
+  }
+  return call;
+}
+
+/** A chunk's `tool_calls[]` fragments added to the calls they belong to, each start and each piece of arguments said in `deltas`. */
+function addCallFragments(calls: PendingCall[], fragments: unknown[], deltas: StreamDelta[]): void {
+  for (const fragment of fragments) {
+    if (!isObj(fragment)) continue;
+    const call = callFor(calls, fragment, deltas);
+    const args = isObj(fragment.function) ? fragment.function.arguments : undefined;
+    const piece = typeof args === 'string' ? args : args === undefined || args === null ? '' : JSON.stringify(args);
+    if (piece === '') continue;
+    call.args += piece;
+    deltas.push({ type: 'tool_call_arguments', index: calls.indexOf(call), fragment: piece });
+  }
+}
+
 /** One streamed reply, read as it arrives. */
 function stream(): ReplyStream {
   const sse = createSseReader();
@@ -142,24 +173,6 @@ function stream(): ReplyStream {
   let usage: Usage | undefined;
   let model: string | undefined;
   let failure: ProviderError | undefined;
-
-  /** The call a fragment belongs to: by `index`, except that a new `id` at a used index (some servers reuse index 0) starts a new call. */
-  const callFor = (fragment: Obj, deltas: StreamDelta[]): PendingCall => {
-    const id = str(fragment.id);
-    const wireIndex = num(fragment.index) ?? (id === undefined ? (calls.at(-1)?.wireIndex ?? 0) : calls.length);
-    let call = calls.findLast((c) => c.wireIndex === wireIndex);
-    if (call === undefined || (id !== undefined && id !== '' && call.id !== '' && id !== call.id)) {
-      call = { id: id ?? '', name: '', args: '', wireIndex };
-      calls.push(call);
-    } else if (id !== undefined && call.id === '') call.id = id;
-    const fn = isObj(fragment.function) ? fragment.function : {};
-    const name = str(fn.name);
-    if (name !== undefined && call.name === '') {
-      call.name = name;
-      deltas.push({ type: 'tool_call_start', index: calls.indexOf(call), id: call.id, name });
-    }
-    return call;
-  };
 
   const handle = (data: Obj, deltas: StreamDelta[]): void => {
     chunks++;
@@ -175,15 +188,7 @@ function stream(): ReplyStream {
       deltas.push({ type: 'text', text: piece });
     }
     if (!Array.isArray(delta.tool_calls)) return;
-    for (const fragment of delta.tool_calls) {
-      if (!isObj(fragment)) continue;
-      const call = callFor(fragment, deltas);
-      const args = isObj(fragment.function) ? fragment.function.arguments : undefined;
-      const piece = typeof args === 'string' ? args : args === undefined || args === null ? '' : JSON.stringify(args);
-      if (piece === '') continue;
-      call.args += piece;
-      deltas.push({ type: 'tool_call_arguments', index: calls.indexOf(call), fragment: piece });
-    }
+    addCallFragments(calls, delta.tool_calls, deltas);
   };
 
   const read = (events: { data: string }[]): StreamDelta[] => {

@@ -77,6 +77,183 @@ export function specValidationSettled(trace: TraceRecorder): Promise<void> {
   return validators.get(trace)?.settled() ?? Promise.resolve();
 }
 
+/** The options with their defaults filled in. */
+function withDefaults(options: SpecValidatorOptions): Required<SpecValidatorOptions> {
+  return {
+    maxQueue: options.maxQueue ?? 50_000,
+    maxQueueBytes: options.maxQueueBytes ?? 64 * 1024 * 1024,
+    maxFrameBytes: options.maxFrameBytes ?? 8 * 1024 * 1024,
+    budgetMs: options.budgetMs ?? 2,
+    share: options.share ?? 0.05,
+    specPerSecond: options.specPerSecond ?? 500,
+  };
+}
+
+/** The generation a frame is checked in: the session's, or while that is unknown, what the frame (or its request) says. */
+function eraOf(item: Queued, session: SpecEra | undefined): SpecEra {
+  if (session) return session;
+  const own = item.request?.frame ?? item.frame;
+  return own.raw.includes(MODERN_META_KEY) ? 'modern' : 'legacy';
+}
+
+/** One trace's validation: the frames waiting for their check, and the batches that check them. */
+class SpecValidator {
+  private queue: (Queued | undefined)[] = [];
+  private head = 0;
+  private queuedBytes = 0;
+  private dropped = 0;
+  private tooLarge = 0;
+  private unmarked = 0;
+  private tokens: number;
+  private lastBatch = performance.now();
+  private scheduled: ReturnType<typeof setTimeout> | undefined;
+  private modern: 'unloaded' | 'loading' | 'ready' | 'failed' = 'unloaded';
+  private stopped = false;
+  private waiters: (() => void)[] = [];
+  private readonly pending = new Map<string, Pending>();
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly trace: TraceRecorder,
+    private readonly era: () => SpecEra | undefined,
+    private readonly protocolVersion: () => string | undefined,
+    private readonly limits: Required<SpecValidatorOptions>,
+  ) {
+    this.tokens = limits.specPerSecond;
+    this.unsubscribe = trace.subscribe((event) => this.listen(event));
+  }
+
+  /**
+   * A first batch waits SETTLE_MS, so that a burst (ten servers connecting at once, a page of
+   * results) is relayed before any of it is checked; the batches after it follow at once. The
+   * timer does not hold a process that would otherwise exit (a one-shot CLI run).
+   */
+  private schedule(continuing = false): void {
+    if (this.scheduled !== undefined || this.stopped) return;
+    this.scheduled = setTimeout(() => this.run(), continuing ? 0 : SETTLE_MS);
+    this.scheduled.unref?.();
+  }
+
+  // The hot path: called inside `trace.record`, for every event of the session.
+  private listen(event: TraceEvent): void {
+    if (event.kind !== 'frame') return;
+    let request: Pending | undefined;
+    if (event.id !== undefined && event.method !== undefined) {
+      this.pending.set(keyOf(event.dir, event.id), { method: event.method, frame: event });
+      if (this.pending.size > MAX_PENDING) this.pending.delete(this.pending.keys().next().value as string);
+    } else if (event.id !== undefined) {
+      const key = keyOf(event.dir === 'in' ? 'out' : 'in', event.id);
+      request = this.pending.get(key);
+      this.pending.delete(key);
+    }
+    const size = event.raw.length;
+    if (size > this.limits.maxFrameBytes) this.tooLarge += 1;
+    else if (this.queue.length - this.head >= this.limits.maxQueue || this.queuedBytes + size > this.limits.maxQueueBytes) this.dropped += 1;
+    else {
+      this.queue.push({ frame: event, request });
+      this.queuedBytes += size;
+    }
+    this.schedule();
+  }
+
+  private loadModern(): void {
+    this.modern = 'loading';
+    loadSpecSchemas('modern').then(
+      () => {
+        this.modern = 'ready';
+        this.schedule();
+      },
+      (error: unknown) => {
+        this.modern = 'failed';
+        this.trace.record({ kind: 'transport', level: 'warn', message: `Loupe cannot check 2026-07-28 frames against the spec schema (${error instanceof Error ? error.message : String(error)}); they are relayed unchecked.` });
+        this.schedule();
+      },
+    );
+  }
+
+  private check(item: Queued, itemEra: SpecEra, version: string | undefined): void {
+    const { frame, request } = item;
+    const found = validateFrame(frame.raw, { dir: frame.dir, era: itemEra, requestMethod: request?.method, protocolVersion: version });
+    if (!found) return;
+    if (this.tokens < 1) this.unmarked += 1;
+    else {
+      this.tokens -= 1;
+      this.trace.record({ kind: 'spec', of: frame.seq, version: found.version, schema: found.schema, issues: found.issues });
+    }
+  }
+
+  private run(): void {
+    this.scheduled = undefined;
+    if (this.stopped) return;
+    const { specPerSecond, budgetMs, share } = this.limits;
+    const started = performance.now();
+    this.tokens = Math.min(specPerSecond, this.tokens + ((started - this.lastBatch) / 1000) * specPerSecond);
+    const deadline = started + Math.min(MAX_BATCH_MS, Math.max(budgetMs, share * (started - this.lastBatch)));
+    const session = this.era();
+    const version = this.protocolVersion();
+    while (this.head < this.queue.length) {
+      const item = this.queue[this.head] as Queued;
+      const itemEra = eraOf(item, session);
+      if (itemEra === 'modern' && this.modern !== 'ready' && this.modern !== 'failed') {
+        // The 2026 schemas are imported on first need; the batch goes on once they are in.
+        if (this.modern === 'unloaded') this.loadModern();
+        return;
+      }
+      this.queue[this.head++] = undefined;
+      this.queuedBytes -= item.frame.raw.length;
+      if (itemEra === 'legacy' || this.modern === 'ready') this.check(item, itemEra, version);
+      if (performance.now() >= deadline) break;
+    }
+    this.lastBatch = performance.now();
+    if (this.head > 1024 && this.head * 2 > this.queue.length) {
+      this.queue = this.queue.slice(this.head);
+      this.head = 0;
+    }
+    if (this.head < this.queue.length) return this.schedule(true);
+    this.drained();
+  }
+
+  private drained(): void {
+    this.queue = [];
+    this.head = 0;
+    if (this.dropped > 0 || this.tooLarge > 0) {
+      const { dropped, tooLarge } = this;
+      const parts = [dropped > 0 ? `${plural(dropped)} that came faster than Loupe could check them` : '', tooLarge > 0 ? `${plural(tooLarge)} over ${formatSize(this.limits.maxFrameBytes)}` : ''];
+      this.trace.record({ kind: 'transport', level: 'info', message: `Spec validation skipped ${parts.filter(Boolean).join(' and ')}; they were relayed unchecked.` });
+      this.dropped = 0;
+      this.tooLarge = 0;
+    }
+    if (this.unmarked > 0) {
+      this.trace.record({ kind: 'transport', level: 'info', message: `Spec validation marks at most ${this.limits.specPerSecond} frames a second in the History; ${this.unmarked.toLocaleString('en')} more broke the schema and are not marked.` });
+      this.unmarked = 0;
+    }
+    this.wake();
+  }
+
+  settled(): Promise<void> {
+    return this.stopped || (this.head >= this.queue.length && this.scheduled === undefined) ? Promise.resolve() : new Promise<void>((resolve) => this.waiters.push(resolve));
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.unsubscribe();
+    if (this.scheduled !== undefined) clearTimeout(this.scheduled);
+    this.scheduled = undefined;
+    this.queue = [];
+    this.head = 0;
+    this.pending.clear();
+    validators.delete(this.trace);
+    this.wake();
+  }
+
+  /** Resolves what waits on `settled`. */
+  private wake(): void {
+    const done = this.waiters;
+    this.waiters = [];
+    for (const resolve of done) resolve();
+  }
+}
+
 /**
  * Validates the frames `trace` records from now on. `era` and `protocolVersion` are read once per
  * batch (the session's generation and negotiated version; before they are known, a frame's own
@@ -88,155 +265,7 @@ export function attachSpecValidator(
   protocolVersion: () => string | undefined,
   options: SpecValidatorOptions = {},
 ): () => void {
-  const maxQueue = options.maxQueue ?? 50_000;
-  const maxQueueBytes = options.maxQueueBytes ?? 64 * 1024 * 1024;
-  const maxFrameBytes = options.maxFrameBytes ?? 8 * 1024 * 1024;
-  const budgetMs = options.budgetMs ?? 2;
-  const share = options.share ?? 0.05;
-  const specPerSecond = options.specPerSecond ?? 500;
-  let queue: (Queued | undefined)[] = [];
-  let head = 0;
-  let queuedBytes = 0;
-  let dropped = 0;
-  let tooLarge = 0;
-  let unmarked = 0;
-  let tokens = specPerSecond;
-  let lastBatch = performance.now();
-  let scheduled: ReturnType<typeof setTimeout> | undefined;
-  let modern: 'unloaded' | 'loading' | 'ready' | 'failed' = 'unloaded';
-  let stopped = false;
-  let waiters: (() => void)[] = [];
-  const pending = new Map<string, Pending>();
-
-  /**
-   * A first batch waits SETTLE_MS, so that a burst (ten servers connecting at once, a page of
-   * results) is relayed before any of it is checked; the batches after it follow at once. The
-   * timer does not hold a process that would otherwise exit (a one-shot CLI run).
-   */
-  const schedule = (continuing = false) => {
-    if (scheduled !== undefined || stopped) return;
-    scheduled = setTimeout(run, continuing ? 0 : SETTLE_MS);
-    scheduled.unref?.();
-  };
-
-  // The hot path: called inside `trace.record`, for every event of the session.
-  const listener = (event: TraceEvent) => {
-    if (event.kind !== 'frame') return;
-    let request: Pending | undefined;
-    if (event.id !== undefined && event.method !== undefined) {
-      pending.set(keyOf(event.dir, event.id), { method: event.method, frame: event });
-      if (pending.size > MAX_PENDING) pending.delete(pending.keys().next().value as string);
-    } else if (event.id !== undefined) {
-      const key = keyOf(event.dir === 'in' ? 'out' : 'in', event.id);
-      request = pending.get(key);
-      pending.delete(key);
-    }
-    const size = event.raw.length;
-    if (size > maxFrameBytes) tooLarge += 1;
-    else if (queue.length - head >= maxQueue || queuedBytes + size > maxQueueBytes) dropped += 1;
-    else {
-      queue.push({ frame: event, request });
-      queuedBytes += size;
-    }
-    schedule();
-  };
-
-  /** The generation a frame is checked in: the session's, or while that is unknown, what the frame (or its request) says. */
-  const eraOf = (item: Queued, session: SpecEra | undefined): SpecEra => {
-    if (session) return session;
-    const own = item.request?.frame ?? item.frame;
-    return own.raw.includes(MODERN_META_KEY) ? 'modern' : 'legacy';
-  };
-
-  const loadModern = () => {
-    modern = 'loading';
-    loadSpecSchemas('modern').then(
-      () => {
-        modern = 'ready';
-        schedule();
-      },
-      (error: unknown) => {
-        modern = 'failed';
-        trace.record({ kind: 'transport', level: 'warn', message: `Loupe cannot check 2026-07-28 frames against the spec schema (${error instanceof Error ? error.message : String(error)}); they are relayed unchecked.` });
-        schedule();
-      },
-    );
-  };
-
-  function check(item: Queued, itemEra: SpecEra, version: string | undefined): void {
-    const { frame, request } = item;
-    const found = validateFrame(frame.raw, { dir: frame.dir, era: itemEra, requestMethod: request?.method, protocolVersion: version });
-    if (!found) return;
-    if (tokens < 1) unmarked += 1;
-    else {
-      tokens -= 1;
-      trace.record({ kind: 'spec', of: frame.seq, version: found.version, schema: found.schema, issues: found.issues });
-    }
-  }
-
-  function run(): void {
-    scheduled = undefined;
-    if (stopped) return;
-    const started = performance.now();
-    tokens = Math.min(specPerSecond, tokens + ((started - lastBatch) / 1000) * specPerSecond);
-    const deadline = started + Math.min(MAX_BATCH_MS, Math.max(budgetMs, share * (started - lastBatch)));
-    const session = era();
-    const version = protocolVersion();
-    while (head < queue.length) {
-      const item = queue[head] as Queued;
-      const itemEra = eraOf(item, session);
-      if (itemEra === 'modern' && modern !== 'ready' && modern !== 'failed') {
-        // The 2026 schemas are imported on first need; the batch goes on once they are in.
-        if (modern === 'unloaded') loadModern();
-        return;
-      }
-      queue[head++] = undefined;
-      queuedBytes -= item.frame.raw.length;
-      if (itemEra === 'legacy' || modern === 'ready') check(item, itemEra, version);
-      if (performance.now() >= deadline) break;
-    }
-    lastBatch = performance.now();
-    if (head > 1024 && head * 2 > queue.length) {
-      queue = queue.slice(head);
-      head = 0;
-    }
-    if (head < queue.length) return schedule(true);
-    drained();
-  }
-
-  function drained(): void {
-    queue = [];
-    head = 0;
-    if (dropped > 0 || tooLarge > 0) {
-      const parts = [dropped > 0 ? `${plural(dropped)} that came faster than Loupe could check them` : '', tooLarge > 0 ? `${plural(tooLarge)} over ${formatSize(maxFrameBytes)}` : ''];
-      trace.record({ kind: 'transport', level: 'info', message: `Spec validation skipped ${parts.filter(Boolean).join(' and ')}; they were relayed unchecked.` });
-      dropped = 0;
-      tooLarge = 0;
-    }
-    if (unmarked > 0) {
-      trace.record({ kind: 'transport', level: 'info', message: `Spec validation marks at most ${specPerSecond} frames a second in the History; ${unmarked.toLocaleString('en')} more broke the schema and are not marked.` });
-      unmarked = 0;
-    }
-    const done = waiters;
-    waiters = [];
-    for (const resolve of done) resolve();
-  }
-
-  const unsubscribe = trace.subscribe(listener);
-  validators.set(trace, {
-    settled: () => (stopped || (head >= queue.length && scheduled === undefined) ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve))),
-  });
-  return () => {
-    stopped = true;
-    unsubscribe();
-    if (scheduled !== undefined) clearTimeout(scheduled);
-    scheduled = undefined;
-    queue = [];
-    head = 0;
-    pending.clear();
-    validators.delete(trace);
-    const done = waiters;
-    waiters = [];
-    for (const resolve of done) resolve();
-  };
+  const validator = new SpecValidator(trace, era, protocolVersion, withDefaults(options));
+  validators.set(trace, validator);
+  return () => validator.stop();
 }

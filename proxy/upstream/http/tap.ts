@@ -9,7 +9,9 @@ import { classifyMessage } from '../../../lib/trace/frame-classify.ts';
 import { isSecretHeader, maskCredential, scrubberFor } from '../../../lib/trace/secret-mask.ts';
 import type { TraceRecorder } from '../../pipeline/trace-recorder.ts';
 import { now } from '../../pipeline/trace-recorder.ts';
+import type { HttpEvent } from '../../../lib/wire/wire.ts';
 import { idKey, watchSse, type StreamDrop } from './sse-watch.ts';
+import { Waiting, type Open, type WaitingExchange } from './waiting.ts';
 
 const BODY_START_CHARS = 600;
 
@@ -22,18 +24,6 @@ export interface HttpFailure {
   networkError?: string;
   /** The challenge of a 401/403, for the discovery probe (RFC 9728 section 5.1). */
   wwwAuthenticate?: string;
-}
-
-/** A POST that had not been answered when Loupe gave up on it (or still has not). */
-export interface WaitingExchange {
-  method: string;
-  url: string;
-  /** Whole seconds it had waited. */
-  seconds: number;
-  /** `no-headers`: the request went out, no status line came back; `no-body`: headers came, the body did not. */
-  stage: 'no-headers' | 'no-body';
-  status?: number;
-  contentType?: string;
 }
 
 /** What initialize said about protocol versions (basic/lifecycle#version-negotiation). */
@@ -79,7 +69,7 @@ export interface HttpTap {
   bodyForBody(body: string, replacement: string): void;
 }
 
-export type { StreamDrop };
+export type { StreamDrop, WaitingExchange };
 
 /** Names lower-cased, credentials masked by the one rule (lib/trace/secret-mask.ts), OAuth secrets in a `Location` masked. */
 export function maskHeaders(headers: Headers | Record<string, string>): Record<string, string> {
@@ -129,42 +119,6 @@ export function describeNetworkError(error: unknown): string {
   return cause?.message ?? (error instanceof Error ? error.message : String(error));
 }
 
-interface Open {
-  method: string;
-  url: string;
-  since: number;
-  until?: number;
-  status?: number;
-  contentType?: string;
-}
-
-/** Keeps the POSTs in flight, so a silence can be told from a refusal. */
-class Waiting {
-  private readonly open = new Set<Open>();
-  private abandoned?: Open;
-
-  start(method: string, url: string): Open {
-    const entry: Open = { method, url, since: Date.now() };
-    if (method === 'POST') this.open.add(entry);
-    return entry;
-  }
-
-  done(entry: Open, aborted = false): void {
-    if (!this.open.delete(entry)) return;
-    if (aborted && !this.abandoned) this.abandoned = { ...entry, until: Date.now() };
-  }
-
-  oldest(): WaitingExchange | undefined {
-    // The one abandoned first, if it began earlier than what is still open (the notifications/cancelled
-    // the SDK posts after giving up must not stand for the request that was never answered).
-    const open: Open | undefined = this.open.values().next().value;
-    const entry = open && this.abandoned ? (this.abandoned.since <= open.since ? this.abandoned : open) : (open ?? this.abandoned);
-    if (!entry) return undefined;
-    const seconds = Math.round(((entry.until ?? Date.now()) - entry.since) / 1000);
-    return { method: entry.method, url: entry.url, seconds, stage: entry.status === undefined ? 'no-headers' : 'no-body', status: entry.status, contentType: entry.contentType };
-  }
-}
-
 function requestIdsOf(messages: unknown[]): Set<string> {
   const ids = new Set<string>();
   for (const m of messages) {
@@ -188,162 +142,206 @@ function endpointOf(url: string): string | undefined {
   }
 }
 
-/**
- * `mcpUrl`: the server's URL. Only the bodies of requests to it (and to a legacy SSE server's POST
- * endpoint) are recorded as frames: the requests beside it (OAuth discovery, registration, the
- * token endpoint, issue 11) are recorded as HTTP exchanges without their bodies, which carry
- * tokens and secrets. Without `mcpUrl` every JSON body is a frame.
- */
-export function createHttpTap(trace: TraceRecorder, kind: 'http' | 'sse' = 'http', hooks: TapHooks = {}, mcpUrl?: string): HttpTap {
-  let failure: HttpFailure | undefined;
-  let endpoint: string | undefined;
-  const mcpEndpoint = mcpUrl === undefined ? undefined : endpointOf(mcpUrl);
-  const carriesFrames = (url: string): boolean => {
-    if (mcpEndpoint === undefined) return true;
-    const at = endpointOf(url);
-    if (at === mcpEndpoint) return true;
-    if (endpoint === undefined) return false;
-    return at === endpointOf(new URL(endpoint, mcpUrl).href);
-  };
-  let answered = 0;
-  let resumeFrom: StreamDrop | undefined;
-  const waiting = new Waiting();
-  const versions: VersionFacts = {};
-  let initializeId: string | undefined;
+/** One request as it went out: what reading its answer needs of it. */
+interface Outgoing {
+  url: string;
+  method: string;
+  init: RequestInit | undefined;
+  requestHeaders: Record<string, string>;
+  started: number;
+  /** Its bodies are recorded as frames (see `carriesFrames`). */
+  framed: boolean;
+  /** The messages its body carried. */
+  sent: unknown[];
+  exchange: Open;
+}
 
-  const noticeVersions = (messages: unknown[], dir: 'in' | 'out'): void => {
+/** What the trace records of an answered exchange, before its timing and size are known. */
+type AnsweredRecord = Omit<HttpEvent, 'session' | 'seq' | 'ts' | 'durationMs' | 'bodySize' | 'error'>;
+
+/** One transport's tap: what it has seen on the wire, and the `fetch` that sees it. */
+class Tap {
+  failure: HttpFailure | undefined;
+  endpoint: string | undefined;
+  readonly waiting = new Waiting();
+  readonly versions: VersionFacts = {};
+  /** Set for the one POST whose body is exactly the key (`headersForBody`, `bodyForBody`). */
+  readonly extraHeaders = new Map<string, Record<string, string>>();
+  readonly replacedBodies = new Map<string, string>();
+  private readonly mcpEndpoint: string | undefined;
+  /** The requests this transport got answers to (`TapHooks.onSessionEnded`). */
+  private answered = 0;
+  private resumeFrom: StreamDrop | undefined;
+  private initializeId: string | undefined;
+
+  constructor(
+    private readonly trace: TraceRecorder,
+    private readonly kind: 'http' | 'sse',
+    private readonly hooks: TapHooks,
+    private readonly mcpUrl: string | undefined,
+  ) {
+    this.mcpEndpoint = mcpUrl === undefined ? undefined : endpointOf(mcpUrl);
+  }
+
+  carriesFrames(url: string): boolean {
+    if (this.mcpEndpoint === undefined) return true;
+    const at = endpointOf(url);
+    if (at === this.mcpEndpoint) return true;
+    if (this.endpoint === undefined) return false;
+    return at === endpointOf(new URL(this.endpoint, this.mcpUrl).href);
+  }
+
+  private noticeVersions(messages: unknown[], dir: 'in' | 'out'): void {
     for (const m of messages) {
       const message = m as { id?: unknown; method?: unknown; params?: { protocolVersion?: unknown }; result?: { protocolVersion?: unknown }; error?: { data?: { supported?: unknown; requested?: unknown } } } | null;
       if (!message) continue;
       if (dir === 'out' && message.method === 'initialize') {
-        initializeId = idKey(message.id);
-        if (typeof message.params?.protocolVersion === 'string') versions.requested = message.params.protocolVersion;
-      } else if (dir === 'in' && message.method === undefined && initializeId !== undefined && idKey(message.id) === initializeId) {
-        if (typeof message.result?.protocolVersion === 'string') versions.answered = message.result.protocolVersion;
+        this.initializeId = idKey(message.id);
+        if (typeof message.params?.protocolVersion === 'string') this.versions.requested = message.params.protocolVersion;
+      } else if (dir === 'in' && message.method === undefined && this.initializeId !== undefined && idKey(message.id) === this.initializeId) {
+        if (typeof message.result?.protocolVersion === 'string') this.versions.answered = message.result.protocolVersion;
         const supported = message.error?.data?.supported;
-        if (Array.isArray(supported)) versions.supported = supported.map(String);
+        if (Array.isArray(supported)) this.versions.supported = supported.map(String);
       }
     }
-  };
+  }
 
-  const recordFrames = (text: string, dir: 'in' | 'out'): unknown[] => {
+  private recordFrames(text: string, dir: 'in' | 'out'): unknown[] {
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch {
-      trace.record({ kind: 'frame', dir, raw: text, size: text.length, rpc: 'invalid' });
+      this.trace.record({ kind: 'frame', dir, raw: text, size: text.length, rpc: 'invalid' });
       return [];
     }
     // A JSON array is a JSON-RPC batch (2025-03-26); each element is its own frame.
     const messages = Array.isArray(parsed) ? parsed : [parsed];
     for (const message of messages) {
       const raw = messages.length === 1 ? text : JSON.stringify(message);
-      trace.record({ kind: 'frame', dir, raw, size: raw.length, ...classifyMessage(message) });
+      this.trace.record({ kind: 'frame', dir, raw, size: raw.length, ...classifyMessage(message) });
     }
-    noticeVersions(messages, dir);
+    this.noticeVersions(messages, dir);
     return messages;
-  };
+  }
 
-  const dropped = (drop: StreamDrop): void => {
+  private dropped(drop: StreamDrop): void {
     if (drop.lastEventId === undefined) {
-      hooks.onStreamDropped?.(drop);
+      this.hooks.onStreamDropped?.(drop);
       return;
     }
     // The SDK resumes a stream that gave event ids with GET + Last-Event-ID; judged when that GET answers.
-    resumeFrom = drop;
-    trace.record({ kind: 'transport', level: 'info', message: `Resuming the event stream from Last-Event-ID ${drop.lastEventId}` });
-  };
+    this.resumeFrom = drop;
+    this.trace.record({ kind: 'transport', level: 'info', message: `Resuming the event stream from Last-Event-ID ${drop.lastEventId}` });
+  }
 
   /** A resume that fails leaves the waiting requests with nobody to answer them. */
-  const judgeResume = (requestHeaders: Record<string, string>, ok: boolean): void => {
-    if (!resumeFrom || requestHeaders['last-event-id'] === undefined) return;
-    const drop = resumeFrom;
-    resumeFrom = undefined;
-    if (!ok) hooks.onStreamDropped?.(drop);
-  };
+  private judgeResume(requestHeaders: Record<string, string>, ok: boolean): void {
+    if (!this.resumeFrom || requestHeaders['last-event-id'] === undefined) return;
+    const drop = this.resumeFrom;
+    this.resumeFrom = undefined;
+    if (!ok) this.hooks.onStreamDropped?.(drop);
+  }
 
-  const extraHeaders = new Map<string, Record<string, string>>();
-
-  const replacedBodies = new Map<string, string>();
-
-  const tapFetch: FetchLike = async (input, givenInit) => {
+  /** The request as it goes out: with the headers and the body set for exactly its body (`headersForBody`, `bodyForBody`), each used once. */
+  private withOverrides(givenInit: RequestInit | undefined): RequestInit | undefined {
     let init = givenInit;
-    const extra = extraHeaders.size > 0 && typeof init?.body === 'string' ? extraHeaders.get(init.body) : undefined;
+    const extra = this.extraHeaders.size > 0 && typeof init?.body === 'string' ? this.extraHeaders.get(init.body) : undefined;
     if (extra && init) {
-      extraHeaders.delete(init.body as string);
+      this.extraHeaders.delete(init.body as string);
       const headers = new Headers(init.headers);
       for (const [name, value] of Object.entries(extra)) headers.set(name, value);
       init = { ...init, headers };
     }
-    const replaced = replacedBodies.size > 0 && typeof init?.body === 'string' ? replacedBodies.get(init.body) : undefined;
+    const replaced = this.replacedBodies.size > 0 && typeof init?.body === 'string' ? this.replacedBodies.get(init.body) : undefined;
     if (replaced !== undefined && init) {
-      replacedBodies.delete(init.body as string);
+      this.replacedBodies.delete(init.body as string);
       init = { ...init, body: replaced };
     }
+    return init;
+  }
+
+  /** The `fetch` the SDK is given: the exchange and its frames recorded, the answer handed on as if untapped. */
+  async tapFetch(input: string | URL, givenInit?: RequestInit): Promise<Response> {
+    const init = this.withOverrides(givenInit);
     const url = String(input);
     const method = init?.method ?? 'GET';
     const requestHeaders = maskHeaders(new Headers(init?.headers));
     const started = now();
-    const framed = carriesFrames(url);
-    const sent = framed && typeof init?.body === 'string' ? recordFrames(init.body, 'out') : [];
-    const exchange = waiting.start(method, url);
+    const framed = this.carriesFrames(url);
+    const sent = framed && typeof init?.body === 'string' ? this.recordFrames(init.body, 'out') : [];
+    const out: Outgoing = { url, method, init, requestHeaders, started, framed, sent, exchange: this.waiting.start(method, url) };
     let response: Response;
     try {
       response = await fetch(input, init);
     } catch (error) {
-      const aborted = isAbort(error, init);
-      waiting.done(exchange, aborted);
-      const networkError = aborted ? 'aborted by Loupe' : describeNetworkError(error);
-      // Loupe's own abort (a timeout, a close) is not the server's failure: keep the last real one.
-      if (!aborted && framed) failure = { url, networkError };
-      trace.record({ kind: 'http', method, url: maskUrlSecrets(url), requestHeaders, durationMs: now() - started, error: networkError });
-      judgeResume(requestHeaders, false);
+      this.unanswered(out, error);
       throw error;
     }
-    exchange.status = response.status;
+    out.exchange.status = response.status;
     const contentType = response.headers.get('content-type') ?? undefined;
-    exchange.contentType = contentType;
+    out.exchange.contentType = contentType;
     const base = { kind: 'http' as const, method, url: maskUrlSecrets(url), status: response.status, contentType, requestHeaders, responseHeaders: maskHeaders(response.headers) };
     const isSse = contentType?.includes('text/event-stream') ?? false;
-    const isJson = contentType?.includes('json') ?? false;
-
-    if (response.ok && isSse && response.body) {
-      const [forSdk, forTap] = response.body.tee();
-      trace.record({ ...base, durationMs: now() - started });
-      judgeResume(requestHeaders, true);
-      if (requestHeaders['mcp-session-id'] !== undefined && requestIdsOf(sent).size > 0) answered++;
-      void watchSse(forTap, trace, {
-        url,
-        method,
-        legacy: kind === 'sse' && method === 'GET',
-        requestIds: requestIdsOf(sent),
-        signal: init?.signal,
-        recordFrames: (text) => recordFrames(text, 'in'),
-        onEndpoint: (data) => (endpoint = data),
-        onFirstEvent: () => waiting.done(exchange),
-        onDrop: dropped,
-      }).finally(() => waiting.done(exchange));
-      return new Response(forSdk, { status: response.status, statusText: response.statusText, headers: response.headers });
-    }
+    if (response.ok && isSse && response.body) return this.passStream(out, response, response.body, base);
     let text: string;
     try {
       text = response.body ? await response.text() : '';
     } finally {
-      waiting.done(exchange, init?.signal?.aborted === true);
+      this.waiting.done(out.exchange, init?.signal?.aborted === true);
     }
-    trace.record({ ...base, durationMs: now() - started, bodySize: text.length });
+    return this.passBody(out, response, base, text);
+  }
+
+  /** The request got no answer: the network failed, or Loupe gave up on it. */
+  private unanswered({ url, method, init, requestHeaders, started, framed, exchange }: Outgoing, error: unknown): void {
+    const aborted = isAbort(error, init);
+    this.waiting.done(exchange, aborted);
+    const networkError = aborted ? 'aborted by Loupe' : describeNetworkError(error);
+    // Loupe's own abort (a timeout, a close) is not the server's failure: keep the last real one.
+    if (!aborted && framed) this.failure = { url, networkError };
+    this.trace.record({ kind: 'http', method, url: maskUrlSecrets(url), requestHeaders, durationMs: now() - started, error: networkError });
+    this.judgeResume(requestHeaders, false);
+  }
+
+  /** An event stream: one copy for the SDK, one read here, its events recorded as they come. */
+  private passStream(out: Outgoing, response: Response, body: ReadableStream<Uint8Array>, base: AnsweredRecord): Response {
+    const { url, method, init, requestHeaders, sent, exchange } = out;
+    const [forSdk, forTap] = body.tee();
+    this.trace.record({ ...base, durationMs: now() - out.started });
+    this.judgeResume(requestHeaders, true);
+    if (requestHeaders['mcp-session-id'] !== undefined && requestIdsOf(sent).size > 0) this.answered++;
+    void watchSse(forTap, this.trace, {
+      url,
+      method,
+      legacy: this.kind === 'sse' && method === 'GET',
+      requestIds: requestIdsOf(sent),
+      signal: init?.signal,
+      recordFrames: (text) => this.recordFrames(text, 'in'),
+      onEndpoint: (data) => (this.endpoint = data),
+      onFirstEvent: () => this.waiting.done(exchange),
+      onDrop: (drop) => this.dropped(drop),
+    }).finally(() => this.waiting.done(exchange));
+    return new Response(forSdk, { status: response.status, statusText: response.statusText, headers: response.headers });
+  }
+
+  /** Any other answer, read whole (`text`): recorded, its frames and its failure kept, handed on as read. */
+  private passBody(out: Outgoing, response: Response, base: AnsweredRecord, text: string): Response {
+    const { url, requestHeaders, framed, sent } = out;
+    const contentType = base.contentType;
+    const isJson = contentType?.includes('json') ?? false;
+    this.trace.record({ ...base, durationMs: now() - out.started, bodySize: text.length });
     // After the record: a failed resume ends the session, which aborts what is still being read.
-    judgeResume(requestHeaders, false);
-    if (framed && isJson && text.length > 0 && (response.ok || text.trimStart().startsWith('{'))) recordFrames(text, 'in');
+    this.judgeResume(requestHeaders, false);
+    if (framed && isJson && text.length > 0 && (response.ok || text.trimStart().startsWith('{'))) this.recordFrames(text, 'in');
     // The requests beside the server (OAuth) do not replace its own failure: that is what the user asked about.
     if (framed && (!response.ok || (text.length > 0 && !isJson))) {
       // The start of the body goes into the error the page is shown: a refusal may quote the key it refused.
-      const bodyStart = scrubberFor(trace.secretValues, 'masked')(text.slice(0, BODY_START_CHARS));
-      failure = { url, status: response.status, contentType, bodyStart, wwwAuthenticate: response.headers.get('www-authenticate') ?? undefined };
+      const bodyStart = scrubberFor(this.trace.secretValues, 'masked')(text.slice(0, BODY_START_CHARS));
+      this.failure = { url, status: response.status, contentType, bodyStart, wwwAuthenticate: response.headers.get('www-authenticate') ?? undefined };
     }
-    if (response.ok && requestHeaders['mcp-session-id'] !== undefined && requestIdsOf(sent).size > 0) answered++;
+    if (response.ok && requestHeaders['mcp-session-id'] !== undefined && requestIdsOf(sent).size > 0) this.answered++;
     if (response.status === 404 && requestHeaders['mcp-session-id'] !== undefined) {
-      const sentence = hooks.onSessionEnded?.(answered);
+      const sentence = this.hooks.onSessionEnded?.(this.answered);
       if (sentence !== undefined) throw new Error(sentence);
     }
     return new Response(response.status === 204 || response.status === 304 ? null : text, {
@@ -351,16 +349,25 @@ export function createHttpTap(trace: TraceRecorder, kind: 'http' | 'sse' = 'http
       statusText: response.statusText,
       headers: response.headers,
     });
-  };
+  }
+}
 
+/**
+ * `mcpUrl`: the server's URL. Only the bodies of requests to it (and to a legacy SSE server's POST
+ * endpoint) are recorded as frames: the requests beside it (OAuth discovery, registration, the
+ * token endpoint, issue 11) are recorded as HTTP exchanges without their bodies, which carry
+ * tokens and secrets. Without `mcpUrl` every JSON body is a frame.
+ */
+export function createHttpTap(trace: TraceRecorder, kind: 'http' | 'sse' = 'http', hooks: TapHooks = {}, mcpUrl?: string): HttpTap {
+  const tap = new Tap(trace, kind, hooks, mcpUrl);
   return {
-    fetch: tapFetch,
-    isServerEndpoint: carriesFrames,
-    lastFailure: () => failure,
-    waiting: () => waiting.oldest(),
-    versions: () => ({ ...versions }),
-    sseEndpoint: () => endpoint,
-    headersForBody: (body, headers) => void extraHeaders.set(body, headers),
-    bodyForBody: (body, replacement) => void replacedBodies.set(body, replacement),
+    fetch: (input, init) => tap.tapFetch(input, init),
+    isServerEndpoint: (url) => tap.carriesFrames(url),
+    lastFailure: () => tap.failure,
+    waiting: () => tap.waiting.oldest(),
+    versions: () => ({ ...tap.versions }),
+    sseEndpoint: () => tap.endpoint,
+    headersForBody: (body, headers) => void tap.extraHeaders.set(body, headers),
+    bodyForBody: (body, replacement) => void tap.replacedBodies.set(body, replacement),
   };
 }
