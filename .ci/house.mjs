@@ -1,9 +1,10 @@
 // The house's shape, measured from the tree (issue 22): import circles between product files,
-// folders without a README, files over the line limit, prefixes standing in for folders. Used by
+// folders without a README, files and functions over their line limits, prefixes standing in for folders. Used by
 // .ci/house.test.mjs; `node .ci/house.mjs` prints what it finds.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** The folders that hold product code, each opened by a README.md in every folder below it. */
@@ -80,6 +81,34 @@ export function longFiles(limit = 400, root = ROOT) {
 }
 
 /**
+ * Functions (declarations, expressions, arrows, methods, accessors) over `limit` lines in product
+ * files, from the first line of the function to its last: `file:line name (n lines)`.
+ */
+export function longFunctions(limit = 80, root = ROOT) {
+  const found = [];
+  for (const file of productFiles(root)) {
+    const source = ts.createSourceFile(file, readFileSync(join(root, file), 'utf8'), ts.ScriptTarget.Latest, true, file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+    const line = (pos) => source.getLineAndCharacterOfPosition(pos).line;
+    const visit = (node) => {
+      if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+        const lines = line(node.end) - line(node.getStart(source)) + 1;
+        if (lines > limit) found.push(`${file}:${line(node.getStart(source)) + 1} ${nameOf(node)} (${lines} lines)`);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  return found;
+}
+
+function nameOf(node) {
+  if (node.name) return node.name.getText();
+  const parent = node.parent;
+  if (parent && (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent))) return parent.name.getText();
+  return '(anonymous)';
+}
+
+/**
  * Folders where `min` or more files share the first word of their name (`oauth-guided`, `oauth-store`…):
  * a prefix doing a folder's work.
  */
@@ -107,6 +136,7 @@ export function foldersWithoutReadme(root = ROOT) {
 if (process.argv[1] && relative(process.argv[1], fileURLToPath(import.meta.url)) === '') {
   console.log('circles:', importCircles());
   console.log('long files:', longFiles());
+  console.log('long functions:', longFunctions());
   console.log('prefix groups:', prefixGroups());
   console.log('folders without README:', foldersWithoutReadme());
 }

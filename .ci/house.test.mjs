@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
-import { foldersWithoutReadme, importCircles, longFiles, prefixGroups, productFolders, ROOT } from './house.mjs';
+import { foldersWithoutReadme, importCircles, longFiles, longFunctions, prefixGroups, productFolders, ROOT } from './house.mjs';
 
 const TOP = ['.ci', 'app', 'bench', 'components', 'docs', 'e2e', 'lib', 'proxy'];
 
@@ -14,8 +14,11 @@ describe('the house', () => {
     expect(importCircles()).toEqual([]);
   });
 
-  it('has no product file over 400 lines and no prefix standing in for a folder', () => {
+  it('has no product file over 400 lines, no function over 80 and no prefix standing in for a folder', () => {
     expect(longFiles(400)).toEqual([]);
+    expect(longFunctions(80)).toEqual([]);
+    // The measure sees what it should: the longest functions of the tree are over 70 lines.
+    expect(longFunctions(70).length).toBeGreaterThan(0);
     expect(prefixGroups(4)).toEqual([]);
   });
 

@@ -134,8 +134,9 @@ describe('rules on a stdio session', () => {
   it('kill after N frames: the Nth goes, then the server is killed and the session fails with the exit', async () => {
     const { session } = await open([rule('k', { method: 'tools/call', direction: 'to-server' }, { type: 'kill', after: 2 })]);
     expect((await echo(session, 'one')).ok).toBe(true);
-    const second = await echo(session, 'two');
-    expect(second.ok).toBe(false);
+    // The second frame is written, then the server is killed: a fast server may answer in between
+    // (the SIGKILL and its answer race), so what is asserted is the kill and the failed session.
+    await echo(session, 'two');
     await until(() => session.status === 'failed');
     expect(session.trace.all().find((e) => e.kind === 'exit')).toMatchObject({ signal: 'SIGKILL' });
     expect(session.snapshot().error?.message).toMatch(/SIGKILL/);
