@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { expect, test } from './support/test.ts';
 import type { Loupe } from './support/loupe.ts';
-import { descendants, pollUntil, sleep } from './support/processes.ts';
+import { descendants, pollUntil } from './support/processes.ts';
 import { FIXTURES } from './support/servers.ts';
 import { httpGet, tryWebSocket } from './support/wire-client.ts';
 
@@ -13,16 +13,26 @@ const ATTACK = { type: 'connect', config: { kind: 'stdio', command: process.exec
 
 type Launch = (target?: string[]) => Promise<Loupe>;
 
-/** Loupe with its primary server running, so that any later change to its process tree is ours. */
+/** What a legitimate tab is told first: the sessions and their status. */
+async function snapshotOf(app: Loupe): Promise<{ sessions: Array<{ status: string }> }> {
+  const attempt = await tryWebSocket(app.wsUrl, { Origin: app.origin });
+  expect(attempt.opened, JSON.stringify(attempt)).toBe(true);
+  return attempt.first as { sessions: Array<{ status: string }> };
+}
+
+/** Loupe with its primary server connected (its process tree settled), so that any later change to that tree is ours. */
 async function settledLoupe(launch: Launch): Promise<{ app: Loupe; before: number[] }> {
   const app = await launch(['node', 'e2e/fixtures/noisy-stdout.mjs']);
-  expect(await pollUntil(() => descendants(app.pid).length > 0, 10_000), 'the primary server starts').toBe(true);
-  await sleep(300);
+  expect(await pollUntil(async () => (await snapshotOf(app)).sessions[0]?.status === 'connected', 10_000), 'the primary server connects').toBe(true);
   return { app, before: descendants(app.pid).sort() };
 }
 
+/**
+ * A legitimate tab's snapshot comes after Loupe has handled every request made before it (one
+ * event loop, and a spawn is synchronous): a process a refused request had started would be there.
+ */
 async function expectNoNewProcess(app: Loupe, before: number[]): Promise<void> {
-  await sleep(1_000);
+  await snapshotOf(app);
   expect(descendants(app.pid).sort(), 'no process may be started by a refused request').toEqual(before);
 }
 

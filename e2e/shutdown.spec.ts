@@ -1,6 +1,6 @@
 // Stopping Loupe stops everything it started; tabs coming and going start or leak nothing.
 import { expect, test } from './support/test.ts';
-import { commandOf, descendants, isAlive, pollUntil, sleep } from './support/processes.ts';
+import { commandOf, descendants, isAlive, pollUntil } from './support/processes.ts';
 
 test.describe('shutdown', () => {
   test('SIGTERM stops the server process and exits 0', async ({ launch, loupe }) => {
@@ -48,8 +48,8 @@ test.describe('shutdown', () => {
   test('opening, reloading and closing tabs starts no server and leaks none', async ({ launch, loupe, context }) => {
     const app = await launch(['node', 'e2e/fixtures/noisy-stdout.mjs']);
     await loupe.open(app.url);
+    // Connected: the server's one process has started and answered initialize; the tree is settled.
     await loupe.waitForStatus('Connected');
-    await sleep(300);
     const before = descendants(app.pid).sort();
 
     await loupe.page.reload();
