@@ -64,7 +64,9 @@ const typeErrors = {
     return {
       'Program:exit'() {
         for (const d of [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)]) {
-          if (d.category !== ts.DiagnosticCategory.Error) continue;
+          // typescript-eslint builds its programs with noUnusedLocals and noUnusedParameters on;
+          // unused names are @typescript-eslint/no-unused-vars's job, under the project's settings.
+          if (d.category !== ts.DiagnosticCategory.Error || d.reportsUnnecessary) continue;
           const at = file.getLineAndCharacterOfPosition(d.start ?? 0);
           const end = file.getLineAndCharacterOfPosition((d.start ?? 0) + (d.length ?? 0));
           context.report({
