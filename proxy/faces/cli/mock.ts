@@ -40,7 +40,7 @@ export async function runMockMode(h: HeadlessOptions, io: HeadlessIo, say: (line
     // or the warning of --mock-no-auth, in the same write as the URL: a script that reads up to the
     // URL line must not miss the lines that belong with it.
     const lines = mockLines({ url: mock.url, token: mock.token, file: h.mock!, name: basename(h.mock!).replace(/\.jsonl?$/i, '') });
-    io.stderr(`mcp-loupe: mock of ${h.mock} listening at ${mock.url} with ${what}\n${lines}`);
+    say(`mock of ${h.mock} listening at ${mock.url} with ${what}\n${lines.trimEnd()}`);
   }
   await mock.done;
   return EXIT.ok;

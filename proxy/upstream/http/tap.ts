@@ -309,12 +309,13 @@ class Tap {
     const [forSdk, forTap] = body.tee();
     this.trace.record({ ...base, durationMs: now() - out.started });
     this.judgeResume(requestHeaders, true);
-    if (requestHeaders['mcp-session-id'] !== undefined && requestIdsOf(sent).size > 0) this.answered++;
+    const requestIds = requestIdsOf(sent);
+    if (requestHeaders['mcp-session-id'] !== undefined && requestIds.size > 0) this.answered++;
     void watchSse(forTap, this.trace, {
       url,
       method,
       legacy: this.kind === 'sse' && method === 'GET',
-      requestIds: requestIdsOf(sent),
+      requestIds,
       signal: init?.signal,
       recordFrames: (text) => this.recordFrames(text, 'in'),
       onEndpoint: (data) => (this.endpoint = data),
