@@ -92,9 +92,8 @@ async function readRulesOrExit(file: string): Promise<{ rules: Rule[]; source: s
 }
 
 async function runUi(options: CliOptions, target: ResolvedTarget): Promise<void> {
-  const [{ launch }, { openBrowser }, { isLoopbackAddress }, lines] = await Promise.all([
+  const [{ launch }, { isLoopbackAddress }, lines] = await Promise.all([
     import('./launch.ts'),
-    import('./faces/web/open-browser.ts'),
     import('./listen/security.ts'),
     // The client config lines only with --gateway: a plain start loads nothing it does not print.
     options.relay.gateway ? import('./listen/client-lines.ts') : undefined,
@@ -143,7 +142,8 @@ async function runUi(options: CliOptions, target: ResolvedTarget): Promise<void>
       if (!exposed) forgetState = writeRuntimeState({ url, pid: process.pid, version: VERSION });
       if (exposed) process.stderr.write(`mcp-loupe: WARNING: listening on ${options.host}: anyone who can reach it and has the token can run commands on this machine.\n`);
       process.stdout.write(`MCP Loupe ${VERSION} is inspecting ${what}\nOpen ${url}\n`);
-      if (options.open) openBrowser(url);
+      // The browser opener (and node:child_process with it) once the URL is out: a --no-open launch never loads it.
+      if (options.open) void import('./faces/web/open-browser.ts').then(({ openBrowser }) => openBrowser(url));
     },
   }).catch((error: NodeJS.ErrnoException) =>
     exitWith(error.code === 'EADDRINUSE' ? `port ${options.port} is in use; choose another with --port` : `could not start: ${error.message}`, 1),

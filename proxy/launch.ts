@@ -115,7 +115,12 @@ async function listenNear(server: import('node:http').Server, port: number | und
 export async function launch(options: LaunchOptions = {}): Promise<RunningLoupe> {
   const token = options.token ?? newToken();
   const host = options.host ?? '127.0.0.1';
-  const hubPromise = Promise.all([import('./faces/web/hub.ts'), import('./pipeline/trace-recorder.ts')]).then(
+  // The hub (and the SDK, zod and ajv under it: hundreds of modules) is imported once the port
+  // listens: started before, its compiling held the 'listening' event back by tens of milliseconds.
+  let loadHub!: () => void;
+  const hubPromise = new Promise<void>((resolve) => (loadHub = resolve)).then(() =>
+    Promise.all([import('./faces/web/hub.ts'), import('./pipeline/trace-recorder.ts')]),
+  ).then(
     ([{ Hub }, { DEFAULT_TRACE_LIMITS }]) =>
       new Hub({ ...DEFAULT_TRACE_LIMITS, maxEvents: options.traceLimit ?? DEFAULT_TRACE_LIMITS.maxEvents }, {
           connectTimeoutMs: options.connectTimeoutMs,
@@ -129,7 +134,7 @@ export async function launch(options: LaunchOptions = {}): Promise<RunningLoupe>
   );
   hubPromise.catch(() => undefined);
   const { server } = createLoupeServer({ token, uiRoot: options.uiRoot ?? defaultUiRoot(), hub: () => hubPromise, extraHosts: options.extraHosts, version: VERSION });
-  const port = await listenNear(server, options.port, host);
+  const port = await listenNear(server, options.port, host).finally(loadHub);
   const hostForUrl = host === '127.0.0.1' || host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   const origin = `http://${hostForUrl}:${port}`;
   options.onListening?.({ url: `${origin}/?token=${token}`, origin, port, token });

@@ -1,20 +1,14 @@
 import { z } from 'zod';
+import { DEFAULT_PROTOCOL, PROTOCOL_CHOICES, type ProtocolChoice } from './protocol.ts';
 
 /**
  * How to reach one MCP server, after normalisation (see `server-config.ts`).
  * This is what travels in a `connect` envelope and what the proxy acts on.
  */
 
-/**
- * Which protocol generation a session speaks (issue 12): `2025-11-25` is the `initialize`
- * handshake and its session; `2026-07-28` is stateless, with the version, client info and
- * capabilities in every request's `_meta`; `auto` asks the server (`server/discover`) and says
- * what it concluded and why. Absent means `2025-11-25`: what most servers speak today, and the
- * SDK v2 docs warn debugging tools against negotiating silently.
- */
-export const ProtocolChoiceSchema = z.enum(['2025-11-25', '2026-07-28', 'auto']);
-export type ProtocolChoice = z.infer<typeof ProtocolChoiceSchema>;
-export const DEFAULT_PROTOCOL: ProtocolChoice = '2025-11-25';
+/** Which protocol generation a session speaks: see protocol.ts, which holds the values without zod. */
+export const ProtocolChoiceSchema = z.enum(PROTOCOL_CHOICES);
+export { DEFAULT_PROTOCOL, type ProtocolChoice };
 
 /** A server the proxy starts as a child process and talks to over stdin/stdout. */
 export const StdioConfigSchema = z.object({

@@ -4,7 +4,7 @@
  * server verbatim (`mcp-loupe npx -y srv --port 9` gives `--port 9` to the server).
  */
 import { checkHeadless, emptyHeadless, HEADLESS_OPTIONS, modeOf, takeTrailingOptions } from './headless.ts';
-import { ProtocolChoiceSchema } from '../../lib/model/server-config.ts';
+import { isProtocolChoice } from '../../lib/model/protocol.ts';
 import { checkOAuth, emptyOAuth, OAUTH_OPTIONS, OAUTH_USAGE } from './oauth.ts';
 import { checkRelay, emptyRelay, RELAY_OPTIONS, RELAY_USAGE } from './relay.ts';
 import type { CliOptions } from './types.ts';
@@ -122,9 +122,9 @@ const ALIASES = new Map([
 ]);
 
 function applyProtocol(o: CliOptions, value: string, f: string): string | undefined {
-  const parsed = ProtocolChoiceSchema.safeParse(value.toLowerCase());
-  if (!parsed.success) return `${f} expects 2025-11-25, 2026-07-28 or auto, got ${JSON.stringify(value)}.`;
-  o.protocol = parsed.data;
+  const choice = value.toLowerCase();
+  if (!isProtocolChoice(choice)) return `${f} expects 2025-11-25, 2026-07-28 or auto, got ${JSON.stringify(value)}.`;
+  o.protocol = choice;
   return undefined;
 }
 

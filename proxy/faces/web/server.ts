@@ -8,7 +8,6 @@ import type { WebSocketServer } from 'ws';
 import type { Hub } from './hub.ts';
 import { isAllowedHost, isAllowedOrigin, tokenMatches, type HostPolicy } from '../../listen/security.ts';
 import { SECURITY_HEADERS, serveStatic } from './static-files.ts';
-import { sendCallbackPage } from './oauth-page.ts';
 
 export interface ServerOptions {
   token: string;
@@ -64,8 +63,9 @@ export function createLoupeServer(options: ServerOptions): LoupeServer {
     // The authorization server's redirect (issue 11): guarded by its single-use state, not the token
     // (proxy/oauth/callback.ts decides; oauth-page.ts draws what the person is told).
     if (url.pathname === '/oauth/callback') {
-      return void options.hub().then(
-        (hub) => sendCallbackPage(res, hub.engine.callbacks.receive(url.searchParams)),
+      // The page's drawing is loaded with the first callback: a launch does not need it to listen.
+      return void Promise.all([options.hub(), import('./oauth-page.ts')]).then(
+        ([hub, { sendCallbackPage }]) => sendCallbackPage(res, hub.engine.callbacks.receive(url.searchParams)),
         () => refuse(res, 500, 'Internal Server Error'),
       );
     }
