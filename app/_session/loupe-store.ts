@@ -11,6 +11,7 @@ import { applyMessage, initialState, recordInvalid, type LoupeState, type Socket
 import { localFailure, newRequestId, rawText, type RequestOptions, type RequestOutcome } from '../_wire/request-outcome.ts';
 import { StorePort } from '../_wire/store-port.ts';
 import { readToken, socketUrl, WireClient } from '../_wire/wire-client.ts';
+import { FrameJoin } from '../_wire/frame-join.ts';
 import { ExternalStore } from '../_stores/external-store.ts';
 
 export { newRequestId, rawText, type RequestOptions, type RequestOutcome } from '../_wire/request-outcome.ts';
@@ -165,13 +166,18 @@ export class LoupeStore extends ExternalStore<LoupeState> {
     });
   }
 
+  /** Response frames, for the envelopes that refer to theirs (frame-join.ts). */
+  private readonly frames = new FrameJoin();
+
   private receive(message: ServerMessage): void {
     switch (message.type) {
       case 'events':
+        this.frames.note(message.events);
         this.batcher.push(message.events);
         if (message.stats) this.update(applyMessage(this.state, message));
         return;
       case 'response':
+        message = this.frames.join(message);
         this.settle(message);
         break;
       case 'progress':

@@ -82,6 +82,6 @@ describe('token', () => {
     expect(readToken({ search: '' } as Location, storage())).toBeUndefined();
   });
   it('builds the socket URL on the page origin', () => {
-    expect(socketUrl({ protocol: 'http:', host: '127.0.0.1:6280' } as Location, 'a b')).toBe('ws://127.0.0.1:6280/ws?token=a%20b');
+    expect(socketUrl({ protocol: 'http:', host: '127.0.0.1:6280' } as Location, 'a b')).toBe('ws://127.0.0.1:6280/ws?token=a%20b&frames=seq');
   });
 });

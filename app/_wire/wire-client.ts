@@ -117,7 +117,8 @@ export function readToken(location: Location, storage: Storage | undefined): str
   }
 }
 
+/** `frames=seq`: the page joins a response to its trace frame (FrameJoin, frame-join.ts), so a result crosses once. */
 export function socketUrl(location: Location, token: string): string {
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
-  return `${scheme}//${location.host}/ws?token=${encodeURIComponent(token)}`;
+  return `${scheme}//${location.host}/ws?token=${encodeURIComponent(token)}&frames=seq`;
 }

@@ -2,13 +2,13 @@
  * An `elicitation/create` request: a form generated from `requestedSchema` (form mode) or a URL to
  * open (URL mode), answered with Accept, Decline or Cancel.
  */
-import Form from '@rjsf/core';
-import { useMemo, useState, type ReactNode } from 'react';
-import { elicitContent, type ElicitAction, type ElicitationView } from '../../lib/client/elicitation.ts';
-import { checkInputSchema } from '../../lib/schema/tool-schema.ts';
-import { validatorFor } from '../tools/rjsf-validator.ts';
+import { lazy, Suspense, type ReactNode } from 'react';
+import type { ElicitAction, ElicitationView } from '../../lib/client/elicitation.ts';
 import { Pre, Text } from '../ui/text.tsx';
 import { Badge, buttonClass, Note, primaryButtonClass } from '../ui/ui.tsx';
+
+/** rjsf and Ajv with the first form asked for (elicitation-form.tsx). */
+const FormMode = lazy(() => import('./elicitation-form.tsx').then((m) => ({ default: m.ElicitationForm })));
 
 export interface ElicitationProps {
   view: ElicitationView;
@@ -26,38 +26,6 @@ function Refuse({ busy, onAnswer }: Pick<ElicitationProps, 'busy' | 'onAnswer'>)
       <button type="button" className={buttonClass} disabled={busy} onClick={() => onAnswer('decline')}>Decline</button>
       <button type="button" className={buttonClass} disabled={busy} onClick={() => onAnswer('cancel')}>Cancel</button>
     </>
-  );
-}
-
-function FormMode({ view, busy, onAnswer }: Pick<ElicitationProps, 'busy' | 'onAnswer'> & { view: Extract<ElicitationView, { mode: 'form' }> }): ReactNode {
-  const check = useMemo(() => checkInputSchema(view.schema, 'requestedSchema'), [view.schema]);
-  const [data, setData] = useState<unknown>(undefined);
-  if (!check.ok) {
-    return (
-      <div className="space-y-2">
-        <Note tone="bad">The requested schema cannot be used: <Text>{check.reason}</Text></Note>
-        <div className="flex flex-wrap gap-2"><Refuse busy={busy} onAnswer={onAnswer} /></div>
-      </div>
-    );
-  }
-  return (
-    <Form
-      className="rjsf"
-      schema={view.schema}
-      uiSchema={view.uiSchema}
-      validator={validatorFor(check)}
-      formData={data}
-      onChange={(e) => setData(e.formData)}
-      onSubmit={(e) => onAnswer('accept', elicitContent(e.formData, view.schema))}
-      onError={() => undefined}
-      noHtml5Validate
-      showErrorList={false}
-    >
-      <div className="mt-3 flex flex-wrap gap-2">
-        <button type="submit" className={primaryButtonClass} disabled={busy}>Accept</button>
-        <Refuse busy={busy} onAnswer={onAnswer} />
-      </div>
-    </Form>
   );
 }
 
@@ -92,7 +60,7 @@ export function ElicitationRequest(props: ElicitationProps): ReactNode {
       {view.message !== '' && <Pre mono={false} className="text-sm font-medium">{view.message}</Pre>}
       {view.problems.map((p, i) => <Note key={i} tone="warn">⚠ <Text>{p}</Text></Note>)}
       {view.mode !== 'invalid' && view.task !== undefined && <Note>The server asked to run this as a task ({JSON.stringify(view.task)}): Loupe acknowledges it at once, and your answer becomes the task&apos;s result.</Note>}
-      {view.mode === 'form' && <FormMode view={view} busy={props.busy} onAnswer={props.onAnswer} />}
+      {view.mode === 'form' && <Suspense fallback={<p className="text-sm text-zinc-500 dark:text-zinc-400">Loading the form…</p>}><FormMode view={view} busy={props.busy} onAnswer={props.onAnswer} refuse={<Refuse busy={props.busy} onAnswer={props.onAnswer} />} /></Suspense>}
       {view.mode === 'url' && <UrlMode {...props} view={view} />}
       {view.mode === 'invalid' && <div className="flex flex-wrap gap-2"><Refuse busy={props.busy} onAnswer={props.onAnswer} /></div>}
     </div>

@@ -4,7 +4,7 @@
  * not match, the problems are shown and "Send anyway" sends them as they are (an inspector must be
  * able to send what a buggy client would). A tool with an unusable schema runs from the JSON editor.
  */
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { lazy, Suspense, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { synthArguments } from '../../lib/schema/synth.ts';
 import { errorSchemaOf, type ToolEntry } from '../../lib/schema/tool-schema.ts';
 import { ErrorBoundary } from '../ui/error-boundary.tsx';
@@ -13,8 +13,13 @@ import { Text } from '../ui/text.tsx';
 import { useArguments, useSendGuard, type Pending } from './form-state.ts';
 import { ToolHeader } from './header.tsx';
 import { ToolRunSettings, type RunSettingsValue } from './run-settings.tsx';
-import { ToolSchemaForm } from './schema-form.tsx';
 import { buttonClass, inputClass, Note, primaryButtonClass } from '../ui/ui.tsx';
+
+/**
+ * The generated form, with rjsf and its validator, is loaded with the first form drawn: the first
+ * screen does not need them, and they were a third of the page's JavaScript (issue 23).
+ */
+const ToolSchemaForm = lazy(() => import('./schema-form.tsx').then((m) => ({ default: m.ToolSchemaForm })));
 
 export interface ToolFormProps {
   tool: ToolEntry;
@@ -130,10 +135,12 @@ export function ToolForm(props: ToolFormProps): ReactNode {
         <JsonEditor key={args.epoch} text={args.text} onText={(t) => { args.setText(t); guard.dismiss(); }} onSubmit={(value) => guard.attempt(value, false)}>{bar}</JsonEditor>
       ) : (
         <ErrorBoundary key={args.epoch} fallback={(error) => <Note tone="bad">The form could not be drawn from this schema (<Text>{error.message}</Text>): use Edit as JSON.</Note>}>
-          <ToolSchemaForm check={check} data={args.data} errors={errors} context={guard.context} onData={(d) => { args.setData(d); guard.dismiss(); }} onSubmit={(value) => guard.attempt(value, true)}>
-            {takesNoArguments(check.form) && <Note>This tool takes no arguments.</Note>}
-            {bar}
-          </ToolSchemaForm>
+          <Suspense fallback={<p className="text-sm text-zinc-500 dark:text-zinc-400">Loading the form…</p>}>
+            <ToolSchemaForm check={check} data={args.data} errors={errors} context={guard.context} onData={(d) => { args.setData(d); guard.dismiss(); }} onSubmit={(value) => guard.attempt(value, true)}>
+              {takesNoArguments(check.form) && <Note>This tool takes no arguments.</Note>}
+              {bar}
+            </ToolSchemaForm>
+          </Suspense>
         </ErrorBoundary>
       )}
       {fillNote && <p role="status" className="mt-2 text-sm text-amber-800 dark:text-amber-200"><Text>{fillNote}</Text></p>}

@@ -245,10 +245,17 @@ export const ResponseMessageSchema = z.discriminatedUnion('ok', [
     id: z.string(),
     session: z.string(),
     ok: z.literal(true),
-    result: z.unknown(),
+    /** Absent only where `frameSeq` stands in for it. */
+    result: z.unknown().optional(),
     durationMs: z.number(),
     /** The JSON-RPC id the request went out with (find its frames in the trace). */
     rpcId: RequestIdSchema.optional(),
+    /**
+     * Instead of `result`, to a tab that asked for it (`/ws?frames=seq`) and has the session's
+     * trace: the seq of the trace frame that holds the server's response, sent just before this
+     * envelope. The result crosses to the page once, in the frame (issue 23).
+     */
+    frameSeq: z.number().optional(),
   }),
   z.object({
     type: z.literal('response'),

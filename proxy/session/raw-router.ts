@@ -11,16 +11,22 @@
  * - and no second pass of schema validation on the hot path (the latency benchmark).
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import type { LoupeError, RequestId, RpcError } from '../../lib/wire/wire.ts';
 import type { TraceRecorder } from '../pipeline/trace-recorder.ts';
 import { stringifySafe } from '../../lib/json/safe-json.ts';
 import { textOf } from '../pipeline/frame-text.ts';
+import { frameOf } from '../pipeline/frame-record.ts';
 
 /** `frame`: the exact text of the server's response, where the transport kept it (frame-text.ts). */
 export type RawOutcome = ({ ok: true; result: unknown } | { ok: false; error: RpcError | LoupeError }) & {
   rpcId?: RequestId;
   frame?: string;
+  /**
+   * The number of the answer's frame in the session's trace, where its record is exactly what the
+   * server sent: a face that delivers the trace too can refer to it instead of sending it again.
+   */
+  frameSeq?: number;
   /**
    * Milliseconds from just before the frame was written to its answer (or failure), measured here
    * so that every face reports the same time, not its own view of it (the page's, a CLI's).
@@ -81,7 +87,7 @@ export class RawRouter {
   install(): void {
     const sdk = this.transport.onmessage;
     this.transport.onmessage = (message, extra) => {
-      if (this.take(message)) return;
+      if (this.take(message, extra)) return;
       if (this.progress.size > 0) this.noticeProgress(message);
       try {
         sdk?.(message, extra);
@@ -185,11 +191,13 @@ export class RawRouter {
   }
 
   /** True when `message` answered one of ours (and so is not the SDK's business). */
-  private take(message: JSONRPCMessage): boolean {
+  private take(message: JSONRPCMessage, extra: MessageExtraInfo | undefined): boolean {
     const m = message as { id?: RequestId; method?: unknown; result?: unknown; error?: RpcError };
     if (m.method !== undefined || m.id === undefined || this.waiting.size === 0 || !this.waiting.has(key(m.id))) return false;
     const frame = textOf(message);
-    this.settle(m.id, m.error !== undefined ? { ok: false, error: m.error, frame } : { ok: true, result: m.result, frame });
+    const record = frameOf(extra);
+    const frameSeq = record?.exact ? record.event.seq : undefined;
+    this.settle(m.id, m.error !== undefined ? { ok: false, error: m.error, frame } : { ok: true, result: m.result, frame, frameSeq });
     return true;
   }
 

@@ -17,6 +17,12 @@ export interface HubContext {
   sendTo(ws: WebSocket, message: ServerMessage): void;
   /** A message already serialised (a `response` built around the server's own frame text) to one tab. */
   sendText(ws: WebSocket, text: string): void;
+  /**
+   * The tab has this session's frames and joins a response to its frame (issue 23: a frame crosses
+   * to the page once). The trace events queued so far go out now, so that the frame is there
+   * before the response that refers to it.
+   */
+  flushForFrame(ws: WebSocket, session: string): boolean;
   /** An `error` to one tab. */
   sendError(ws: WebSocket, error: LoupeError): void;
   /** A message to every tab, after the trace events already queued (it must not overtake them). */

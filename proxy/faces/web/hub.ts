@@ -121,11 +121,12 @@ export class Hub implements HubContext {
     this.feed.subscribe(ws, sessions);
   }
 
-  attach(ws: WebSocket): void {
+  /** `joinsFrames`: the page asked for responses that refer to their trace frame (`/ws?frames=seq`). */
+  attach(ws: WebSocket, joinsFrames = false): void {
     // What is queued is in the snapshot: it goes to the other tabs before this one joins them (else
     // this tab would get those events twice, in an `events` message and in its snapshot).
     this.flush();
-    this.feed.add(ws);
+    this.feed.add(ws, joinsFrames);
     this.sendTo(ws, this.snapshot());
     // The guided OAuth flows in progress (issue 11): a reload or a new tab finds their cards.
     for (const flow of guidedFlows(this)) this.sendTo(ws, { type: 'oauth-guided-state', flow });
@@ -248,6 +249,12 @@ export class Hub implements HubContext {
 
   private flush(): void {
     this.feed.flush();
+  }
+
+  flushForFrame(ws: WebSocket, session: string): boolean {
+    if (!this.feed.joinsFramesOf(ws, session)) return false;
+    this.flush();
+    return true;
   }
 
   /** For messages that must not overtake the trace events already queued. */

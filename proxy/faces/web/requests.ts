@@ -47,6 +47,11 @@ function sendOutcome(hub: HubContext, ws: WebSocket, base: ResponseHead, outcome
     const error: LoupeError = { code: 'BAD_MESSAGE', message: 'The server answered with an error that is not a JSON-RPC error object (it needs a numeric "code" and a string "message"); its frame is in History.' };
     return hub.sendTo(ws, { ...base, ok: false, error });
   }
+  // A frame crosses to the page once (issue 23): a tab that has the session's trace gets the
+  // number of the answer's frame, sent just before, and finds the result there.
+  if (outcome.ok && outcome.frameSeq !== undefined && hub.flushForFrame(ws, base.session)) {
+    return hub.sendTo(ws, { ...base, ok: true, frameSeq: outcome.frameSeq });
+  }
   if (outcome.frame !== undefined) {
     const head = JSON.stringify({ ...base, ok: outcome.ok });
     return hub.sendText(ws, `${head.slice(0, -1)},"frame":${outcome.frame}}`);

@@ -79,7 +79,7 @@ export function createLoupeServer(options: ServerOptions): LoupeServer {
     // `/tap`: a `mcp-loupe --tap` process attaching its host's session (issue 13, tap-endpoint.ts).
     if (url.pathname !== '/ws' && url.pathname !== '/tap') return refuseUpgrade(socket, 404, 'Not Found');
     if (!tokenMatches(options.token, url.searchParams.get('token'))) return refuseUpgrade(socket, 401, 'Unauthorized');
-    const accept = url.pathname === '/tap' ? import('./tap-endpoint.ts').then(({ acceptTap }) => (hub: Hub, ws: import('ws').WebSocket) => acceptTap(hub.engine, ws)) : Promise.resolve((hub: Hub, ws: import('ws').WebSocket) => hub.attach(ws));
+    const accept = url.pathname === '/tap' ? import('./tap-endpoint.ts').then(({ acceptTap }) => (hub: Hub, ws: import('ws').WebSocket) => acceptTap(hub.engine, ws)) : Promise.resolve((hub: Hub, ws: import('ws').WebSocket) => hub.attach(ws, url.searchParams.get('frames') === 'seq'));
     Promise.all([options.hub(), sockets(), accept]).then(
       ([hub, server, onSocket]) => server.handleUpgrade(req, socket, head, (ws) => onSocket(hub, ws)),
       () => refuseUpgrade(socket, 500, 'Internal Server Error'),

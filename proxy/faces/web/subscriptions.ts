@@ -20,6 +20,8 @@ interface Tab {
   mode: 'default' | 'all' | 'some';
   /** Sessions whose whole trace this tab has had since a trace-reset (or since they were created). */
   full: Set<string>;
+  /** The tab finds a response's result in the trace frame it refers to (`frameSeq`, issue 23). */
+  joinsFrames: boolean;
 }
 
 export interface FeedDeps {
@@ -47,8 +49,14 @@ export class TabFeed {
     return this.tabs.keys();
   }
 
-  add(ws: WebSocket): void {
-    this.tabs.set(ws, { mode: 'default', full: new Set() });
+  add(ws: WebSocket, joinsFrames = false): void {
+    this.tabs.set(ws, { mode: 'default', full: new Set(), joinsFrames });
+  }
+
+  /** The tab takes this session's frames and finds an answer in them: a response may refer to its frame. */
+  joinsFramesOf(ws: WebSocket, session: string): boolean {
+    const tab = this.tabs.get(ws);
+    return tab !== undefined && tab.joinsFrames && (tab.mode !== 'some' || tab.full.has(session));
   }
 
   delete(ws: WebSocket): void {

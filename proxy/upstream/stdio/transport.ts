@@ -15,9 +15,9 @@ import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { StdioConfig } from '../../../lib/model/server-config.ts';
 import type { LoupeError } from '../../../lib/wire/wire.ts';
-import { classifyMessage, classifyRaw } from '../../../lib/trace/frame-classify.ts';
 import { LineSplitter } from './line-splitter.ts';
 import { rememberText, textOf } from '../../pipeline/frame-text.ts';
+import { extraOf, recordFrame, type FrameExtra } from '../../pipeline/frame-record.ts';
 import { stringifySafe } from '../../../lib/json/safe-json.ts';
 import type { TraceRecorder } from '../../pipeline/trace-recorder.ts';
 import { KILL_GRACE_MS, KILL_WAIT_MS, signalGroup, spawnFailure, stopGroup } from '../../system/process-group.ts';
@@ -51,7 +51,7 @@ export interface ChildExit {
 export class StdioTapTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
-  onmessage?: (message: JSONRPCMessage) => void;
+  onmessage?: (message: JSONRPCMessage, extra?: FrameExtra) => void;
   protocolVersion?: string;
 
   private child?: ChildProcess;
@@ -125,7 +125,7 @@ export class StdioTapTransport implements Transport {
     if (!stdin || this.closed || !stdin.writable) throw new Error('Not connected: the server process is not running');
     // The page's exact text where it gave one; a deep message would throw in JSON.stringify (frame-text.ts).
     const raw = textOf(message) ?? stringifySafe(message) ?? '';
-    this.recordFrame('out', raw, message);
+    recordFrame(this.trace, 'out', raw, { parsed: { value: message } });
     if (stdin.write(raw + '\n')) return;
     // Every send that meets a full pipe waits on the same 'drain' (one set of listeners, not three per send).
     this.draining ??= this.drained(stdin).finally(() => (this.draining = undefined));
@@ -139,7 +139,7 @@ export class StdioTapTransport implements Transport {
   async sendText(raw: string): Promise<void> {
     const stdin = this.child?.stdin;
     if (!stdin || this.closed || !stdin.writable) throw new Error('Not connected: the server process is not running');
-    this.trace.record({ kind: 'frame', dir: 'out', raw, size: Buffer.byteLength(raw), ...classifyRaw(raw) });
+    recordFrame(this.trace, 'out', raw);
     if (stdin.write(raw + '\n')) return;
     this.draining ??= this.drained(stdin).finally(() => (this.draining = undefined));
     await this.draining;
@@ -240,33 +240,23 @@ export class StdioTapTransport implements Transport {
   }
 
   private onLine(line: string): void {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(line);
-    } catch {
-      this.trace.record({ kind: 'noise', text: line });
-      return;
-    }
-    // A structural check, not the SDK's zod schema: the Client validates what it handles itself,
-    // and the page's own requests (raw-router.ts) need no second pass on the hot path.
-    const shape = classifyMessage(parsed);
-    this.trace.record({ kind: 'frame', dir: 'in', raw: line, size: Buffer.byteLength(line), ...shape });
-    if (shape.rpc === 'invalid') {
+    // Recorded once, parsed once (pipeline/frame-record.ts); a structural check, not the SDK's zod
+    // schema: the Client validates what it handles itself, and the page's own requests
+    // (raw-router.ts) need no second pass on the hot path.
+    const frame = recordFrame(this.trace, 'in', line, { notJsonIsNoise: true });
+    if (!frame.json) return;
+    if (!frame.valid) {
       this.trace.record({ kind: 'transport', level: 'warn', message: 'Server sent JSON that is not a valid JSON-RPC message (not delivered)' });
       return;
     }
-    if (parsed !== null && typeof parsed === 'object') rememberText(parsed, line); // relayed as text (frame-text.ts)
-    this.onmessage?.(parsed as JSONRPCMessage);
+    const message = frame.message as JSONRPCMessage;
+    rememberText(message, line); // relayed as text (frame-text.ts)
+    this.onmessage?.(message, extraOf(frame));
   }
 
   private onStderr(chunk: Buffer): void {
     const text = chunk.toString('utf8');
     this.stderrTail = (this.stderrTail + text).slice(-STDERR_TAIL_BYTES);
     this.trace.record({ kind: 'stderr', text });
-  }
-
-  private recordFrame(dir: 'in' | 'out', raw: string, message: unknown): void {
-    const shape = classifyMessage(message);
-    this.trace.record({ kind: 'frame', dir, raw, size: Buffer.byteLength(raw), ...shape });
   }
 }
