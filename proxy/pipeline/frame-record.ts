@@ -34,8 +34,8 @@ export interface RecordOptions {
   at?: number;
   /** Text from a server's stdout that is not JSON is stdout noise, not a frame (stdio sessions, the tap). */
   notJsonIsNoise?: boolean;
-  /** The text was parsed already by the medium (an HTTP batch's elements): no second parse. */
-  parsed?: { value: unknown };
+  /** The medium parsed the text already (an HTTP body, for its batches): its value, or `not-json`. No second parse. */
+  parsed?: { value: unknown } | 'not-json';
 }
 
 /** UTF-8 bytes of a frame's text: the one measure of size every source uses. */
@@ -46,9 +46,10 @@ export function frameBytes(raw: string): number {
 /** Records `raw` once and parses it once; never throws. */
 export function recordFrame(trace: TraceRecorder, dir: FrameDir, raw: string, options: RecordOptions = {}): RecordedFrame {
   let value: unknown;
-  if (options.parsed) value = options.parsed.value;
+  if (options.parsed !== undefined && options.parsed !== 'not-json') value = options.parsed.value;
   else {
     try {
+      if (options.parsed === 'not-json') throw new SyntaxError('not JSON');
       value = JSON.parse(raw);
     } catch {
       if (options.notJsonIsNoise) {

@@ -11,7 +11,7 @@
  * Nothing here loads the SDK Client, the HTTP server or zod unless rules or an attach need them.
  */
 import type { Writable } from 'node:stream';
-import { classifyMessage } from '../../../lib/trace/frame-classify.ts';
+import { recordFrame } from '../../pipeline/frame-record.ts';
 import type { Rule } from '../../../lib/model/rules.ts';
 import type { SessionInfo } from '../../../lib/wire/wire.ts';
 import type { CliOptions, ResolvedTarget } from '../../command-line/options.ts';
@@ -262,17 +262,12 @@ class Tap {
     process.stdin.destroy();
   }
 
+  /**
+   * One record per line (pipeline/frame-record.ts). Not JSON: from the server it is stdout noise,
+   * as Loupe's own stdio sessions say; from the host, a frame that is invalid.
+   */
   private recordFrame(dir: 'out' | 'in', line: string, at: number): void {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(line);
-    } catch {
-      // Not JSON: from the server it is stdout noise, as Loupe's own stdio sessions say; from the host, a frame that is invalid.
-      if (dir === 'in') this.trace.record({ kind: 'noise', text: line }, at);
-      else this.trace.record({ kind: 'frame', dir, raw: line, size: Buffer.byteLength(line), rpc: 'invalid' }, at);
-      return;
-    }
-    this.trace.record({ kind: 'frame', dir, raw: line, size: Buffer.byteLength(line), ...classifyMessage(parsed) }, at);
+    recordFrame(this.trace, dir, line, { at, notJsonIsNoise: dir === 'in' });
   }
 
   private overflow(stream: string, bytes: number): void {

@@ -5,9 +5,9 @@
  * https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
  */
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { classifyMessage } from '../../../lib/trace/frame-classify.ts';
 import { isSecretHeader, maskCredential, scrubberFor } from '../../../lib/trace/secret-mask.ts';
 import type { TraceRecorder } from '../../pipeline/trace-recorder.ts';
+import { recordFrame } from '../../pipeline/frame-record.ts';
 import { now } from '../../pipeline/trace-recorder.ts';
 import type { HttpEvent } from '../../../lib/wire/wire.ts';
 import { idKey, watchSse, type StreamDrop } from './sse-watch.ts';
@@ -206,20 +206,19 @@ class Tap {
     }
   }
 
+  /** One record per frame, sized in bytes like every source's (pipeline/frame-record.ts). */
   private recordFrames(text: string, dir: 'in' | 'out'): unknown[] {
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch {
-      this.trace.record({ kind: 'frame', dir, raw: text, size: text.length, rpc: 'invalid' });
+      recordFrame(this.trace, dir, text, { parsed: 'not-json' });
       return [];
     }
     // A JSON array is a JSON-RPC batch (2025-03-26); each element is its own frame.
     const messages = Array.isArray(parsed) ? parsed : [parsed];
-    for (const message of messages) {
-      const raw = messages.length === 1 ? text : JSON.stringify(message);
-      this.trace.record({ kind: 'frame', dir, raw, size: raw.length, ...classifyMessage(message) });
-    }
+    if (messages.length === 1) recordFrame(this.trace, dir, text, { parsed: { value: parsed } });
+    else for (const message of messages) recordFrame(this.trace, dir, JSON.stringify(message), { parsed: { value: message } });
     this.noticeVersions(messages, dir);
     return messages;
   }
