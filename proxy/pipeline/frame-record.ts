@@ -38,6 +38,8 @@ export interface RecordOptions {
   parsed?: { value: unknown } | 'not-json';
 }
 
+const INVALID = { rpc: 'invalid' } as const;
+
 /** UTF-8 bytes of a frame's text: the one measure of size every source uses. */
 export function frameBytes(raw: string): number {
   return Buffer.byteLength(raw, 'utf8');
@@ -56,12 +58,12 @@ export function recordFrame(trace: TraceRecorder, dir: FrameDir, raw: string, op
         trace.record({ kind: 'noise', text: raw }, options.at);
         return { json: false, valid: false, exact: false };
       }
-      const event = trace.record({ kind: 'frame', dir, raw, size: frameBytes(raw), rpc: 'invalid' }, options.at) as FrameEvent;
+      const event = trace.recordFrame(dir, raw, frameBytes(raw), INVALID, options.at);
       return { event, json: false, valid: false, exact: event.raw === raw };
     }
   }
   const shape = classifyMessage(value);
-  const event = trace.record({ kind: 'frame', dir, raw, size: frameBytes(raw), ...shape }, options.at) as FrameEvent;
+  const event = trace.recordFrame(dir, raw, frameBytes(raw), shape, options.at);
   return { event, json: true, message: value, valid: shape.rpc !== 'invalid', exact: event.raw === raw };
 }
 

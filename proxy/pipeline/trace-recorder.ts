@@ -3,7 +3,8 @@
  * numbered in order. Bounded by count and by bytes; what it lets go is counted.
  */
 import { maskTraceEvent, secretScrubber, type Scrub } from '../../lib/trace/secret-mask.ts';
-import type { TraceEvent, TraceStats } from '../../lib/wire/wire.ts';
+import type { FrameEvent, TraceEvent, TraceStats } from '../../lib/wire/wire.ts';
+import type { FrameShape } from '../../lib/trace/frame-classify.ts';
 
 /** A trace event before the recorder numbers and stamps it. */
 export type TraceEventInput = TraceEvent extends infer E ? (E extends TraceEvent ? Omit<E, 'session' | 'seq' | 'ts'> : never) : never;
@@ -96,7 +97,22 @@ export class TraceRecorder {
 
   /** `at`: when it happened, where that is not now (a tap's events, recorded in its own process first). */
   record(input: TraceEventInput, at?: number): TraceEvent {
-    let event = { ...input, session: this.session, seq: ++this.seq, ts: at ?? now() } as TraceEvent;
+    return this.commit({ ...input, session: this.session, seq: ++this.seq, ts: at ?? now() } as TraceEvent);
+  }
+
+  /**
+   * A frame, built as its final object at once (the hot path of a flood: `record` copies its input
+   * once more). pipeline/frame-record.ts is its one caller.
+   */
+  recordFrame(dir: 'in' | 'out', raw: string, size: number, shape: FrameShape, at?: number): FrameEvent {
+    const event: FrameEvent = { kind: 'frame', dir, raw, size, rpc: shape.rpc, session: this.session, seq: ++this.seq, ts: at ?? now() };
+    if (shape.method !== undefined) event.method = shape.method;
+    if (shape.id !== undefined) event.id = shape.id;
+    return this.commit(event) as FrameEvent;
+  }
+
+  private commit(input: TraceEvent): TraceEvent {
+    let event = input;
     if (this.interventions.size > 0 && event.kind === 'frame' && event.dir === 'out') {
       const seq = this.interventions.get(event.raw);
       if (seq !== undefined) {

@@ -9,6 +9,7 @@ import { declaredCapabilities } from '../../lib/client/capabilities.ts';
 import { registerClientHandlers } from './client-side.ts';
 import type { ServerRequestBroker } from './server-requests.ts';
 import { VERSION } from '../version.ts';
+import { IGNORE_NOTIFICATION } from './raw-router.ts';
 
 export const CLIENT_INFO = { name: 'mcp-loupe', title: 'MCP Loupe', version: VERSION };
 
@@ -37,7 +38,7 @@ export function createSessionClient(options: SessionClientOptions): Client {
   });
   registerClientHandlers(client, { session: options.session, choice, roots: options.roots, timeoutMs: options.serverRequestTimeoutMs, broker: options.broker });
   // Every notification is in the trace already; accept them all so the SDK does not complain.
-  client.fallbackNotificationHandler = async () => {};
+  client.fallbackNotificationHandler = IGNORE_NOTIFICATION;
   client.onclose = () => {
     // The store keeps a timer of the task's ttl (300 s and more) for each result it holds: a
     // closed session's tasks are gone, and their timers must not keep Loupe running.

@@ -156,7 +156,7 @@ export class SessionEras {
       return SUPERSEDED;
     }
     const router = new RawRouter(transport, host.trace);
-    router.install();
+    router.install(client);
     // The session keeps the transport under the rules: its exit and its sign-in are that one's.
     this.legacy = { client, transport: withoutRules(transport), router };
     host.take(this.legacy);
@@ -229,6 +229,7 @@ export class SessionEras {
       roots: () => host.roots(),
       ask: (method, params, via, signal) => host.broker.ask({ session: host.id, rpcId: via.call, method, params, via }, host.serverRequestTimeoutMs(), signal),
     });
+    // Everything to the v2 Client: its subscriptions/listen stream is read through its own notification dispatch.
     router.install();
     host.take({ client: opened.value, transport: plain, router, listener: new modern.Listener(() => host.announce()), tap });
     Object.assign(host.info(), modern.discoveredInfo(verdict), { transport: kind });

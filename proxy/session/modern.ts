@@ -15,6 +15,7 @@ import type { ListenState, LoupeError, SessionInfo, SubscriptionFilter } from '.
 import { judge, sendProbe, type Verdict } from './era-probe.ts';
 import { MODERN_VERSION, SERVER_INFO_KEY, type EnvelopeParts } from './modern-envelope.ts';
 import { createHttpTap, type HttpTap } from '../upstream/http/tap.ts';
+import { IGNORE_NOTIFICATION } from './raw-router.ts';
 import { userHeaderFetch } from '../upstream/http/user-headers.ts';
 import type { TraceRecorder } from '../pipeline/trace-recorder.ts';
 import type { ProtocolChoice } from '../../lib/model/server-config.ts';
@@ -59,7 +60,7 @@ export function notModernError(verdict: Verdict): LoupeError {
 export async function adoptModern(transport: Transport, verdict: Verdict, clientInfo: EnvelopeParts['clientInfo'], capabilities: Record<string, unknown>, onClose: (client: ModernClient) => void): Promise<Opened<ModernClient>> {
   const client = new ModernClient(clientInfo, { capabilities: capabilities as never, inputRequired: { autoFulfill: false } });
   // Every notification is in the trace already; the page reads them there.
-  client.fallbackNotificationHandler = async () => {};
+  client.fallbackNotificationHandler = IGNORE_NOTIFICATION;
   // A server→client request on a modern session is dropped by the v2 Client; the History marks it.
   client.onerror = () => {};
   client.onclose = () => onClose(client);

@@ -7,7 +7,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { RawRouter } from './raw-router.ts';
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { IGNORE_NOTIFICATION, RawRouter } from './raw-router.ts';
 import { TraceRecorder } from '../pipeline/trace-recorder.ts';
 
 async function connected() {
@@ -62,6 +63,60 @@ describe('RawRouter: the session times every request, for every face', () => {
     expect(outcome).toMatchObject({ ok: false, error: { code: 'CANCELLED', message: 'Cancelled by the user' } });
     expect(outcome.durationMs).toBeGreaterThanOrEqual(45);
     expect(outcome.durationMs).toBeLessThan(2_000);
+    await close();
+  });
+});
+
+describe('RawRouter: notifications the SDK would only drop', () => {
+  async function chatty() {
+    const server = new McpServer({ name: 'in-memory', version: '1.0.0' }, { capabilities: { logging: {} } });
+    server.registerTool('chatty', {}, async (extra) => {
+      for (let i = 0; i < 3; i++) await extra.sendNotification({ method: 'notifications/message', params: { level: 'info', data: `line ${i}` } });
+      if (extra._meta?.progressToken !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: extra._meta.progressToken, progress: 1 } });
+      return { content: [] };
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: 'loupe-test', version: '1.0.0' });
+    client.fallbackNotificationHandler = IGNORE_NOTIFICATION;
+    await client.connect(clientSide);
+    const seen: string[] = [];
+    // Test-only: count what reaches the SDK's notification dispatch.
+    const protocol = client as unknown as { _onnotification(n: { method: string }): void };
+    const dispatch = protocol._onnotification.bind(client);
+    protocol._onnotification = (n) => {
+      seen.push(n.method);
+      dispatch(n);
+    };
+    const router = new RawRouter(clientSide, new TraceRecorder('s1'));
+    router.install(client);
+    return { client, seen, close: () => Promise.all([client.close(), server.close()]) };
+  }
+
+  it('are not handed to it; the ones it has a handler for are', async () => {
+    const { client, seen, close } = await chatty();
+    const progress: number[] = [];
+    await client.callTool({ name: 'chatty', arguments: {} }, undefined, { onprogress: (p) => progress.push(p.progress) });
+    // The SDK's own request got its progress; the log lines, which only its do-nothing fallback would take, never reached it.
+    expect(progress).toEqual([1]);
+    expect(seen).toEqual(['notifications/progress']);
+    await close();
+  });
+
+  it('reach a handler the Client registers, and any fallback that is not the do-nothing one', async () => {
+    const { client, seen, close } = await chatty();
+    const logged: unknown[] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logged.push(n.params.data));
+    await client.callTool({ name: 'chatty', arguments: {} });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(logged).toEqual(['line 0', 'line 1', 'line 2']);
+    client.removeNotificationHandler('notifications/message');
+    const other: string[] = [];
+    client.fallbackNotificationHandler = async (n) => void other.push(n.method);
+    await client.callTool({ name: 'chatty', arguments: {} });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(other).toEqual(['notifications/message', 'notifications/message', 'notifications/message']);
+    expect(seen.filter((m) => m === 'notifications/message')).toHaveLength(6);
     await close();
   });
 });

@@ -56,6 +56,27 @@ export interface RouterRequestOptions {
 
 const key = (id: RequestId): string => `${typeof id}:${id}`;
 
+/** The handler a session's Client has for notifications it has no handler of its own for: nothing to do (the trace has them). */
+export const IGNORE_NOTIFICATION = async (): Promise<void> => {};
+
+/**
+ * A test for the notifications the SDK Client would only drop: no handler of its own (progress
+ * and cancellation of its own requests, task status…) and Loupe's do-nothing fallback. Handing one
+ * over costs the SDK four zod checks to learn it is a notification, three of them failing with
+ * error objects built and thrown away, which halved the rate of a notification flood (issue 23).
+ * Read from the Protocol's handler map, which the SDK keeps private; should that change, every
+ * message goes to the SDK as before.
+ */
+function sdkIgnores(client: object): ((message: JSONRPCMessage) => boolean) | undefined {
+  const protocol = client as { _notificationHandlers?: unknown; fallbackNotificationHandler?: unknown };
+  const handlers = protocol._notificationHandlers;
+  if (!(handlers instanceof Map)) return undefined;
+  return (message) => {
+    const m = message as { method?: unknown; id?: unknown };
+    return typeof m.method === 'string' && m.id === undefined && protocol.fallbackNotificationHandler === IGNORE_NOTIFICATION && !handlers.has(m.method);
+  };
+}
+
 /** A send that threw: the SDK's HTTP transports serialise with JSON.stringify, which a deep message overflows. */
 function sendError(error: unknown): LoupeError {
   if (error instanceof RangeError) {
@@ -83,12 +104,17 @@ export class RawRouter {
     protected readonly trace: TraceRecorder,
   ) {}
 
-  /** Call once the SDK Client is connected (it has set `transport.onmessage` by then). */
-  install(): void {
+  /**
+   * Call once the SDK Client is connected (it has set `transport.onmessage` by then). `client`:
+   * that Client, so that notifications it would only drop are not handed to it (sdkIgnores).
+   */
+  install(client?: object): void {
     const sdk = this.transport.onmessage;
+    const ignored = client ? sdkIgnores(client) : undefined;
     this.transport.onmessage = (message, extra) => {
       if (this.take(message, extra)) return;
       if (this.progress.size > 0) this.noticeProgress(message);
+      if (ignored?.(message)) return;
       try {
         sdk?.(message, extra);
       } catch (error) {
