@@ -6,7 +6,8 @@
  *   disabled:  `--rules` with 10 disabled rules (the pipeline's fast path: one check a frame);
  *   idle:      `--rules` with 10 enabled rules that match nothing here (every frame is read by the
  *              interpreter and passes).
- * Target: disabled / none and idle / none within run-to-run noise (≤ 1.05× at the median).
+ * The floor is `none`. Target: disabled / none and idle / none ≤ 1.05× at the median, each judged
+ * against the noise of the floor's block medians (bench/lib/verdict.mjs).
  *
  * Usage: node bench/rules.mjs [--blocks N] [--calls N]
  */
@@ -14,6 +15,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BenchWireClient } from './lib/wire-client.mjs';
+import { blockMedians, judge, spread } from './lib/verdict.mjs';
 import { busyWarning, checkEcho, isMain, machine, ms, printTable, requireBuilt, ROOT, serverEverything, startLoupe, stop, summarize, interleaved, writeResults } from './lib/common.mjs';
 
 const TARGET_RATIO = 1.05;
@@ -64,6 +66,7 @@ async function main() {
     rmSync(dir, { recursive: true, force: true });
   }
   const [none, disabled, idle] = times.map(summarize);
+  const floor = spread(blockMedians(times[0], CALLS_PER_BLOCK));
   const row = (label, s) => [label, ms(s.median, 3), ms(s.p90, 3), ms(s.mean, 3), String(s.n)];
   printTable(`tools/call echo through Loupe (${WARMUP} warm-up each, then ${BLOCKS} interleaved blocks of ${CALLS_PER_BLOCK})`, [
     ['', 'median', 'p90', 'mean', 'calls'],
@@ -73,9 +76,11 @@ async function main() {
   ]);
   const disabledRatio = disabled.median / none.median;
   const idleRatio = idle.median / none.median;
-  const meets = disabledRatio <= TARGET_RATIO && idleRatio <= TARGET_RATIO;
-  console.log(`\n10 disabled / none: ${disabledRatio.toFixed(3)}×   10 idle / none: ${idleRatio.toFixed(3)}×   target ≤ ${TARGET_RATIO}× (no measurable change)`);
-  console.log(`meets target: ${meets ? 'yes' : 'no'}`);
+  const noise = { relative: floor.noise, disabled: disabledRatio * floor.noise, idle: idleRatio * floor.noise };
+  const judged = (ratio, n) => judge({ value: ratio, unit: '×', at: 'most', target: TARGET_RATIO, noise: n });
+  const meets = { disabled: judged(disabledRatio, noise.disabled), idle: judged(idleRatio, noise.idle) };
+  console.log(`\n10 disabled / none: ${disabledRatio.toFixed(3)}×   10 idle / none: ${idleRatio.toFixed(3)}×   target ≤ ${TARGET_RATIO}× (no measurable change), noise ±${noise.idle.toFixed(3)}×`);
+  console.log(`meets target: disabled ${meets.disabled}, idle ${meets.idle}`);
   if (busyWarning()) console.log(busyWarning());
   const file = writeResults('rules', {
     machine: machine(),
@@ -83,11 +88,12 @@ async function main() {
     warmup: WARMUP,
     blocks: BLOCKS,
     callsPerBlock: CALLS_PER_BLOCK,
-    none,
+    none: { ...none, spread: floor },
     disabled,
     idle,
     disabledRatio,
     idleRatio,
+    noise,
     target: { ratioAtMost: TARGET_RATIO },
     meetsTarget: meets,
   });

@@ -1,197 +1,190 @@
 #!/usr/bin/env node
 /**
  * `npm run bench`: runs the benchmarks one after another, each in its own process (so that
- * one's warm caches and garbage do not colour the next), then prints a combined summary from the
- * figures each wrote to bench/results/<name>.json. Figures, not tests: the exit code is 0 whether
- * or not a target is met (non-zero only if a benchmark could not run).
+ * one's warm caches and garbage do not colour the next), then prints one summary from the figures
+ * each wrote to bench/results/<name>.json. Every judged row is a ratio to a floor measured in the
+ * same run, interleaved with Loupe's side (or, for the tap, ms added over it): an absolute budget
+ * lets figures slide with the machine, a floor moves with it.
+ *
+ * The noise rule (computed in bench/lib/verdict.mjs): each floor is measured k ≥ 2 times in the
+ * run, interleaved with Loupe's side (k runs or rounds, or k blocks of calls whose medians are the
+ * repeats). Its noise is two standard errors of the median of those repeats, relative to it:
+ * 2 · 1.2533 · σ / √k, σ estimated robustly as 1.4826 · MAD (the median absolute deviation), so
+ * that one stray repeat on a shared machine does not widen it. A ratio's noise is the ratio times
+ * that; an added time's noise is that times the floor, in ms.
+ * A row meets its target ('yes'), misses it by no more than its noise ('within noise': not a
+ * failure, the run cannot tell), or misses it by more ('no'): then one line
+ * `bench: MISSED <row>: 1.53× the floor (target ≤ 1.3×, noise ±0.04×)` goes to stderr and the exit
+ * code is 1. A benchmark that cannot run (non-zero exit, timeout, no fresh figures) misses each of
+ * its rows the same way. Rows marked context have no floor or no target and are never judged.
+ *
  * Environment: LOUPE_CLI=path/to/cli.js benchmarks another build; LOUPE_NODE_ARGS adds Node flags
  * to the Loupe process only (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
+ * Usage: node bench/run-all.mjs [--only name,name]   (names: the benchmark files, e.g. cold-start)
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RESULTS_DIR, busyWarning, machine, mb, printTable, requireBuilt } from './lib/common.mjs';
+import { HEADER, summaryRows } from './lib/verdict.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
+const TIMEOUT_MS = 300_000;
+
+const msText = (digits) => (value) => `${value.toFixed(digits)} ms`;
+const rate = (value) => `${Math.round(value).toLocaleString('en')}/s`;
+
+/** `94 ms bare node http server (88–102 ms over 9 runs)`. */
+function floorCell(value, spread, format, what, repeats) {
+  if (!spread) return `${what}: not measured`;
+  const [low, high] = [format(spread.min), format(spread.max)];
+  const unit = high.match(/[^\d.,]+$/)?.[0] ?? '';
+  return `${format(value)} ${what} (${low.endsWith(unit) ? low.slice(0, low.length - unit.length) : low}–${high} over ${spread.repeats} ${repeats})`;
+}
+
+/** A row judged as a ratio to its floor. */
+const ratio = (loupe, floor, value, target, noise, at = 'most') => ({ loupe, floor, value, unit: '×', at, target, noise });
+const context = (loupe, floor) => ({ loupe, floor, context: true });
+
+/** Each benchmark and its rows: [label, figures → the rest of the row]. */
 const BENCHES = [
   {
     name: 'cold-start',
-    row: (r) => [
-      `cold start, spawn → first HTTP ${r.uiBuilt ? '200' : 'response (UI not built)'} (median of ${r.runs})`,
-      `${r.loupe.median.toFixed(0)} ms`,
-      `${r.baseline.median.toFixed(0)} ms (bare node http)`,
-      `${r.ratio.toFixed(2)}×`,
-      `≤ ${r.target.loupeMedianMsAtMost} ms`,
+    rows: [
+      ['launch → UI HTTP 200', (r) => ({
+        ...ratio(msText(0)(r.loupe.median), floorCell(r.baseline.median, r.floor, msText(0), 'bare node http server', 'runs'), r.ratio, r.target.ratioAtMost, r.noise.ratio),
+        broken: r.uiBuilt ? undefined : 'the UI is not built (first response, not 200)',
+      })],
     ],
   },
   {
     name: 'memory',
-    row: (r) => [
-      `idle RSS, one stdio session (${r.settleMs / 1000} s settle)`,
-      mb(r.loupe.rssBytes),
-      `${mb(r.baseline.rssBytes)} (bare SDK Client)`,
-      `${r.ratio.toFixed(3)}×`,
-      `≤ ${r.target.ratioAtMost}×`,
+    rows: [
+      ['idle RSS, one session', (r) => ratio(mb(r.loupe.rssBytes), floorCell(r.baseline.rssBytes, r.floor, mb, 'bare SDK Client', 'rounds'), r.ratio, r.target.ratioAtMost, r.noise.ratio)],
     ],
   },
   {
     name: 'workspace',
-    row: (r) => [
-      `${r.count} stdio servers from one workspace, spawn → all Connected (${r.servers})`,
-      `${r.loupe.medianMs.toFixed(0)} ms`,
-      `${r.baseline.medianMs.toFixed(0)} ms (${r.count} bare SDK Clients in parallel)`,
-      `${r.ratio.toFixed(2)}×`,
-      `≤ ${r.target.ratioAtMost}×`,
+    rows: [
+      [`10 stdio servers from one workspace, spawn → all Connected`, (r) => ratio(msText(0)(r.loupe.medianMs), floorCell(r.baseline.medianMs, r.floor, msText(0), `${r.count} bare SDK Clients`, 'rounds'), r.ratio, r.target.ratioAtMost, r.noise.ratio)],
+      ['idle memory per extra session (10 against 1)', (r) => context(mb(r.memory.perExtraSessionBytes), `no floor (old budget < ${r.context.perExtraSessionMbUnder} MB)`)],
     ],
-    meets: (r) => r.ratio <= r.target.ratioAtMost,
-  },
-  {
-    name: 'workspace-memory',
-    file: 'workspace',
-    row: (r) => [
-      `idle memory per extra session (${r.count} against 1; ${r.memory.measure})`,
-      mb(r.memory.perExtraSessionBytes),
-      `${mb(r.memory.oneBytes)} (Loupe, 1 session)`,
-      '',
-      `< ${r.target.perExtraSessionMbUnder} MB`,
-    ],
-    meets: (r) => r.memory.perExtraSessionBytes < r.target.perExtraSessionMbUnder * 1024 * 1024,
   },
   {
     name: 'echo-latency',
-    row: (r) => [
-      `tools/call echo, median of ${r.loupe.n} (+${r.addedMsMedian.toFixed(3)} ms a call)`,
-      `${r.loupe.median.toFixed(3)} ms`,
-      `${r.direct.median.toFixed(3)} ms (direct SDK Client)`,
-      `${r.ratio.toFixed(2)}×`,
-      `≤ ${r.target.ratioOfMediansAtMost}×`,
+    rows: [
+      ['page → stdio echo', (r) => ({
+        ...ratio(msText(3)(r.loupe.median), floorCell(r.floor?.median, r.floor?.spread, msText(3), 'bare WebSocket → stdio relay', 'blocks'), r.vsFloor?.ratio, r.vsFloor?.target, r.vsFloor?.noise),
+        broken: r.vsFloor ? undefined : 'the floor was not measured',
+      })],
+      ['page → stdio echo, against a direct SDK Client', (r) => ratio(msText(3)(r.loupe.median), floorCell(r.direct.median, r.direct.spread, msText(3), 'direct SDK Client', 'blocks'), r.vsDirect.ratio, r.vsDirect.target, r.vsDirect.noise)],
     ],
-  },
-  {
-    name: 'echo-floor',
-    file: 'echo-latency',
-    row: (r) => [
-      'the same echo against a bare WebSocket → stdio relay (the floor)',
-      `${r.loupe.median.toFixed(3)} ms`,
-      r.floor ? `${r.floor.median.toFixed(3)} ms (relay floor)` : 'not measured',
-      r.floor ? `${r.floor.loupeToFloor.toFixed(2)}×` : '',
-      '≤ 1.15×',
-    ],
-    meets: (r) => r.floor !== undefined && r.floor.loupeToFloor <= r.floor.target,
   },
   {
     name: 'tap',
-    row: (r) => [
-      `tools/call echo through --tap, median of ${r.tap.n} (+${r.addedMsMedian.toFixed(3)} ms a call)`,
-      `${r.tap.median.toFixed(3)} ms`,
-      `${r.direct.median.toFixed(3)} ms (direct SDK Client)`,
-      `${r.ratio.toFixed(2)}×`,
-      `≤ +${r.target.addedMsMedianAtMost} ms`,
+    rows: [
+      ['--tap --record echo round trip', (r) => ({
+        loupe: msText(3)(r.tap.median),
+        floor: floorCell(r.floor?.median, r.floor?.spread, msText(3), 'bare Node pipe relay', 'blocks'),
+        value: r.overFloor?.addedMsMedian,
+        unit: 'ms',
+        at: 'most',
+        target: r.target.addedOverFloorMsMedianAtMost,
+        noise: r.overFloor?.noiseMs,
+        broken: r.overFloor ? undefined : 'the floor was not measured',
+      })],
     ],
-    meets: (r) => r.meetsTarget,
   },
   {
     name: 'rules',
-    row: (r) => [
-      `echo with 10 interception rules that match nothing (issue 13), median of ${r.idle.n}`,
-      `${r.idle.median.toFixed(3)} ms`,
-      `${r.none.median.toFixed(3)} ms (no rules; 10 disabled: ${r.disabledRatio.toFixed(3)}×)`,
-      `${r.idleRatio.toFixed(3)}×`,
-      `≤ ${r.target.ratioAtMost}×`,
+    rows: [
+      ['echo with 10 enabled rules that match nothing', (r) => ratio(msText(3)(r.idle.median), floorCell(r.none.median, r.none.spread, msText(3), 'Loupe, no rules', 'blocks'), r.idleRatio, r.target.ratioAtMost, r.noise.idle)],
+      ['echo with 10 disabled rules', (r) => ratio(msText(3)(r.disabled.median), floorCell(r.none.median, r.none.spread, msText(3), 'Loupe, no rules', 'blocks'), r.disabledRatio, r.target.ratioAtMost, r.noise.disabled)],
     ],
   },
   {
     name: 'protocol',
-    row: (r) => [
-      `2026-07-28 tools/call echo (--protocol 2026-07-28, v2 fixture), median of ${r.loupe.n}`,
-      `${r.loupe.median.toFixed(3)} ms`,
-      `${r.direct.median.toFixed(3)} ms (direct v2 SDK Client)`,
-      `${r.ratio.toFixed(2)}×`,
-      `≤ ${r.target.ratioOfMediansAtMost}×`,
+    rows: [
+      ['2026-07-28 echo (--protocol 2026-07-28, v2 fixture)', (r) => ratio(msText(3)(r.loupe.median), floorCell(r.direct.median, r.direct.spread, msText(3), 'direct v2 SDK Client', 'blocks'), r.ratio, r.target.ratioOfMediansAtMost, r.noise.ratio)],
     ],
   },
   {
     name: 'cli',
-    row: (r) => [
-      `mcp-loupe --cli --method tools/list, spawn → exit (median of ${r.oneShot.loupe.n})`,
-      `${r.oneShot.loupe.median.toFixed(0)} ms`,
-      `${r.oneShot.baseline.median.toFixed(0)} ms (bare SDK script)`,
-      `${r.oneShot.ratio.toFixed(2)}×`,
-      `≤ ${r.oneShot.target.ratioAtMost}×`,
+    rows: [
+      ['mcp-loupe --cli --method tools/list, spawn → exit', (r) => ratio(msText(0)(r.oneShot.loupe.median), floorCell(r.oneShot.baseline.median, r.oneShot.floor, msText(0), 'bare SDK script', 'runs'), r.oneShot.ratio, r.oneShot.target.ratioAtMost, r.oneShot.noise.ratio)],
+      ['tools/call echo through the engine, no WebSocket', (r) => ({ ...context(msText(3)(r.engineEcho.engine.median), `${msText(3)(r.engineEcho.direct.median)} direct SDK Client (${r.engineEcho.ratio.toFixed(2)}×)`) })],
     ],
-    meets: (r) => r.oneShot.ratio <= r.oneShot.target.ratioAtMost,
-  },
-  {
-    name: 'cli-engine-echo',
-    file: 'cli',
-    row: (r) => [
-      `tools/call echo through the engine, no WebSocket (median of ${r.engineEcho.engine.n})`,
-      `${r.engineEcho.engine.median.toFixed(3)} ms`,
-      `${r.engineEcho.direct.median.toFixed(3)} ms (direct SDK Client)`,
-      `${r.engineEcho.ratio.toFixed(2)}×`,
-      '(context)',
-    ],
-    meets: () => true,
   },
   {
     name: 'tool-result-render',
-    row: (r) => [
-      `Run tool → rendered ${r.bigMegabytes} MB text result (median of ${r.runs})`,
-      `${r.big.totalMs.toFixed(0)} ms`,
-      `${r.baseline1KiB.totalMs.toFixed(0)} ms (1 KiB result)`,
-      `${r.ratio.toFixed(1)}×`,
-      `≤ ${r.target.medianMsAtMost} ms`,
+    rows: [
+      [`5 MB tool result, click → rendered, in the page`, (r) => ratio(msText(0)(r.big.totalMs), floorCell(r.floor.median, r.floor, msText(0), 'bare SDK Client, callTool → result', 'runs'), r.ratio, r.target.ratioAtMost, r.noise.ratio)],
+      ['1 KiB tool result, click → rendered, in the page', (r) => context(msText(0)(r.baseline1KiB.totalMs), `5 MB is ${r.ratioTo1KiB.toFixed(1)}× this`)],
     ],
-    meets: (r) => r.big.totalMs <= r.target.medianMsAtMost,
   },
   {
     name: 'trace-relay',
-    row: (r) => [
-      `notifications relayed stdio → WebSocket, ${r.count.toLocaleString('en')} a round (${r.lost ? 'SOME LOST' : 'none lost'})`,
-      `${Math.round(r.loupe.perSecondMedian).toLocaleString('en')}/s`,
-      `${Math.round(r.direct.perSecondMedian).toLocaleString('en')}/s (direct SDK Client)`,
-      `${r.ratio.toFixed(2)}×`,
-      `≥ ${r.target.perSecondAtLeast.toLocaleString('en')}/s`,
+    rows: [
+      ['notifications relayed to the page per second, none lost', (r) => ({
+        ...ratio(`${rate(r.loupe.perSecondMedian)}${r.lost ? ' (SOME LOST)' : ''}`, floorCell(r.direct.perSecondMedian, r.floor, rate, 'direct SDK Client', 'rounds'), r.ratio, r.target.ratioAtLeast, r.noise.ratio, 'least'),
+        broken: r.lost ? 'notifications lost' : undefined,
+      })],
     ],
-    meets: (r) => !r.lost && r.loupe.perSecondMedian >= r.target.perSecondAtLeast,
   },
   {
     name: 'trace-ui',
-    row: (r) => {
-      const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-      const ours = median(r.filter.ours.map((x) => x.ms));
-      const floor = median(r.filter.floor.map((x) => x.ms));
-      return [`text filter over ${r.rows.toLocaleString('en')} frames in the page`, `${ours.toFixed(1)} ms`, `${floor.toFixed(1)} ms (bare includes() loop)`, `${(ours / floor).toFixed(2)}×`, `≤ ${r.target.ms} ms`];
-    },
-    meets: (r) => Math.max(...r.filter.ours.map((x) => x.ms)) <= r.target.ms && r.typed.maxMs <= r.target.ms,
+    rows: [
+      ['text filter over 100,000 frames in the page', (r) => ratio(msText(1)(r.filter.oursMs), floorCell(r.filter.floorMs, r.filter.floorSpread, msText(1), 'bare includes() loop', 'repeats'), r.filter.ratio, r.target.filterRatioAtMost, r.filter.noise.ratio)],
+      ['typed filter, each keystroke → paint (max)', (r) => context(`${r.typed.maxMs < 16 ? '< 16' : r.typed.maxMs} ms`, `no floor (old budget ≤ ${r.context.ms} ms)`)],
+    ],
   },
 ];
 
-requireBuilt();
-const started = Date.now();
-const failed = [];
-for (const bench of BENCHES) {
-  if (bench.file) continue; // a second row of another benchmark's figures
-  console.log(`\n=== ${bench.name} ${'='.repeat(60 - bench.name.length)}`);
-  const run = spawnSync(process.execPath, [path.join(HERE, `${bench.name}.mjs`)], { stdio: 'inherit', timeout: 150_000 });
-  if (run.status !== 0) failed.push(bench.name);
+function selected() {
+  const at = process.argv.indexOf('--only');
+  if (at === -1) return BENCHES;
+  const names = (process.argv[at + 1] ?? '').split(',');
+  const unknown = names.filter((n) => !BENCHES.some((b) => b.name === n));
+  if (unknown.length > 0) throw new Error(`bench: no benchmark named ${unknown.join(', ')}`);
+  return BENCHES.filter((b) => names.includes(b.name));
 }
 
-const rows = [['benchmark', 'Loupe', 'baseline (same run)', 'ratio', 'target', 'meets target']];
-for (const bench of BENCHES) {
-  if (failed.includes(bench.file ?? bench.name)) {
-    rows.push([bench.name, 'FAILED', '', '', '', '']);
-    continue;
-  }
-  const result = JSON.parse(readFileSync(path.join(RESULTS_DIR, `${bench.file ?? bench.name}.json`), 'utf8'));
-  const meets = bench.meets ? bench.meets(result) : result.meetsTarget;
-  rows.push([...bench.row(result), meets ? 'yes' : 'no']);
+/** Runs one benchmark; returns its figures, or why there are none. */
+function run(bench) {
+  console.log(`\n=== ${bench.name} ${'='.repeat(60 - bench.name.length)}`);
+  const startedAt = Date.now();
+  const child = spawnSync(process.execPath, [path.join(HERE, `${bench.name}.mjs`)], { stdio: 'inherit', timeout: TIMEOUT_MS });
+  if (child.status !== 0) return { failed: `bench/${bench.name}.mjs could not run (${child.error?.code === 'ETIMEDOUT' ? `timed out after ${TIMEOUT_MS / 1000} s` : `exit ${child.status ?? child.signal}`})` };
+  const file = path.join(RESULTS_DIR, `${bench.name}.json`);
+  const figures = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
+  // Figures left by an earlier run would be judged as this run's.
+  if (!figures || Date.parse(figures.at) < startedAt - 1_000) return { failed: `bench/${bench.name}.mjs wrote no figures in this run` };
+  return { figures };
 }
+
+/** The rows of one benchmark: judged from its figures, or failed with the reason. */
+function checksOf(bench, outcome) {
+  return bench.rows.map(([label, row]) => {
+    if (outcome.failed) return { label, loupe: 'FAILED', floor: outcome.failed, broken: outcome.failed };
+    try {
+      return { label, ...row(outcome.figures) };
+    } catch (error) {
+      const broken = `its figures are not as expected (${error.message})`;
+      return { label, loupe: 'FAILED', floor: broken, broken };
+    }
+  });
+}
+
+requireBuilt();
+const started = Date.now();
+const checks = selected().flatMap((bench) => checksOf(bench, run(bench)));
+const { rows, misses } = summaryRows(checks);
+printTable(`Summary (${((Date.now() - started) / 1000).toFixed(0)} s, load average at end ${machine().loadavg?.join(' ') ?? 'n/a'})`, [HEADER, ...rows]);
 const warning = busyWarning();
-printTable(`Summary (${((Date.now() - started) / 1000).toFixed(0)} s, load average at end ${machine().loadavg?.join(' ') ?? 'n/a'})`, rows);
 if (warning) console.log(`\n${warning}`);
-if (failed.length > 0) {
-  console.error(`\nbench: could not run: ${failed.join(', ')}`);
+if (misses.length > 0) {
+  console.error('');
+  for (const line of misses) console.error(line);
   process.exit(1);
 }

@@ -6,9 +6,13 @@
  *          (a) the filter function on the page's real data: performance.now() around it, as the
  *          trace store records it (performance.measure 'loupe:trace-filter'), for needles that
  *          each make it scan everything; baseline in the same page and run: a bare loop of
- *          String.prototype.includes over the same raw strings (the floor any text filter pays).
+ *          String.prototype.includes over the same raw strings (the floor any text filter pays),
+ *          FLOOR_REPEATS times after a warm-up. The figure of each side is its median over the
+ *          needles. Target: ours ≤ 1.5× the floor, judged against the noise of the floor's repeats
+ *          (bench/lib/verdict.mjs); the issue set no ratio for this row: 1.5× is the bench's.
  *          (b) a filter typed into the UI: Event Timing's duration of each keystroke (input
- *          event → next paint, handlers and React render included). Target ≤ 100 ms.
+ *          event → next paint, handlers and React render included). No floor: the old budget,
+ *          ≤ 100 ms, is printed for context.
  * scroll:  the windowed table scrolled top to bottom in 40 steps, one per frame: frame intervals.
  * flood:   10,000 notifications a second for 3 s while a row is clicked every 250 ms: Event
  *          Timing duration of each click (to the next paint) and long tasks; baseline: the same
@@ -21,6 +25,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright';
+import { spread } from './lib/verdict.mjs';
 import { ROOT, isMain, machine, median, percentile, printTable, requireBuilt, sleep, startLoupe, stop, writeResults } from './lib/common.mjs';
 
 const arg = (name, fallback) => Number(process.argv[process.argv.indexOf(name) + 1]) || fallback;
@@ -31,6 +36,8 @@ const FLOOD_COUNT = 30_000;
 const FLOOD = path.join(ROOT, 'e2e/fixtures/flood.mjs');
 const NEEDLES = ['flood 4242 of', 'zzz-no-match', 'FLOOD 99999', '"level":"warning"', 'of 100000 x'];
 const TARGET_MS = 100;
+const TARGET_FILTER_RATIO = 1.5;
+const FLOOR_REPEATS = 5;
 
 function chromiumPath() {
   return [process.env.LOUPE_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((p) => p && existsSync(p));
@@ -94,7 +101,7 @@ async function filterFunction(page) {
     ours.push({ needle, ms: last.duration, rows: last.rows, matched: last.matched });
   }
   await box.fill('');
-  const floor = await page.evaluate((needles) => {
+  const repeats = await page.evaluate(([needles, times]) => {
     // The raw strings the page holds, read through the table's own rows is not possible from
     // outside; the floor uses the same shapes: one string per frame, as the flood sends them.
     const raws = [];
@@ -108,9 +115,12 @@ async function filterFunction(page) {
         return { needle, ms: performance.now() - start, matched: n };
       });
     run(); // warm: the page's filter has run before too
-    return run();
-  }, NEEDLES);
-  return { ours, floor };
+    return Array.from({ length: times }, run);
+  }, [NEEDLES, FLOOR_REPEATS]);
+  // Per needle, the median over the repeats; per repeat, the median over the needles (the spread).
+  const floor = NEEDLES.map((needle, i) => ({ needle, ms: median(repeats.map((r) => r[i].ms)), matched: repeats[0][i].matched }));
+  const floorSpread = spread(repeats.map((r) => median(r.map((x) => x.ms))));
+  return { ours, floor, floorSpread, floorRepeats: repeats };
 }
 
 /** (b) typing a filter: each keystroke's input → next paint. */
@@ -207,18 +217,30 @@ async function main() {
     const scrolled = await scroll(page);
 
     const oursMs = median(fn.ours.map((r) => r.ms));
-    const floorMs = median(fn.floor.map((r) => r.ms));
+    const floorMs = fn.floorSpread.median;
+    const filterRatio = oursMs / floorMs;
     printTable(`History tab, Chromium, ${total.toLocaleString('en')} rows in the page`, [
       ['figure', 'Loupe', 'baseline (same run)', 'ratio', 'target'],
-      [`text filter over ${fn.ours[0].rows.toLocaleString('en')} frames (median of ${NEEDLES.length} needles)`, `${oursMs.toFixed(1)} ms`, `${floorMs.toFixed(1)} ms (bare includes() loop)`, `${(oursMs / floorMs).toFixed(2)}×`, `≤ ${TARGET_MS} ms`],
+      [`text filter over ${fn.ours[0].rows.toLocaleString('en')} frames (median of ${NEEDLES.length} needles)`, `${oursMs.toFixed(1)} ms`, `${floorMs.toFixed(1)} ms (bare includes() loop)`, `${filterRatio.toFixed(2)}× (±${(filterRatio * fn.floorSpread.noise).toFixed(3)}×)`, `≤ ${TARGET_FILTER_RATIO}×`],
       ['  slowest needle', `${Math.max(...fn.ours.map((r) => r.ms)).toFixed(1)} ms`, `${Math.max(...fn.floor.map((r) => r.ms)).toFixed(1)} ms`, '', ''],
-      [`typed filter, each keystroke to paint (max of ${typed.keystrokes})`, `${typed.maxMs < 16 ? '< 16' : typed.maxMs} ms`, '', '', `≤ ${TARGET_MS} ms`],
+      [`typed filter, each keystroke to paint (max of ${typed.keystrokes})`, `${typed.maxMs < 16 ? '< 16' : typed.maxMs} ms`, '', '', `(context: ≤ ${TARGET_MS} ms)`],
       [`scroll top → bottom, frame interval p95 (${scrolled.drawnRows} rows in the DOM)`, `${percentile(scrolled.intervals, 95).toFixed(1)} ms`, '16.7 ms (60 Hz)', `${(percentile(scrolled.intervals, 95) / 16.7).toFixed(2)}×`, ''],
-      [`click → paint during a 10,000/s flood (p95 of ${flooded.clicks}; max; median round of ${ROUNDS})`, `${flooded.p95Ms} ms; ${flooded.maxMs} ms`, `${idle.p95Ms} ms; ${idle.maxMs} ms (no flood)`, `${(flooded.p95Ms / idle.p95Ms).toFixed(2)}×`, `≤ ${TARGET_MS} ms`],
+      [`click → paint during a 10,000/s flood (p95 of ${flooded.clicks}; max; median round of ${ROUNDS})`, `${flooded.p95Ms} ms; ${flooded.maxMs} ms`, `${idle.p95Ms} ms; ${idle.maxMs} ms (no flood)`, `${(flooded.p95Ms / idle.p95Ms).toFixed(2)}×`, `(context: ≤ ${TARGET_MS} ms)`],
       ['  long tasks during the flood', `${flooded.longTasks} (${Math.round(flooded.longTaskMs)} ms in 3 s)`, `${idle.longTasks} (no flood)`, '', ''],
       [`  notifications lost (of ${(ROUNDS * FLOOD_COUNT).toLocaleString('en')})`, String(lost), '', '', '0'],
     ]);
-    writeResults('trace-ui', { machine: machine(), rows: total, heapMb, filter: fn, typed, scroll: scrolled, clicks: { idle, flooded, idleRounds, floodRounds }, lost, target: { ms: TARGET_MS } });
+    writeResults('trace-ui', {
+      machine: machine(),
+      rows: total,
+      heapMb,
+      filter: { ...fn, oursMs, floorMs, ratio: filterRatio, noise: { relative: fn.floorSpread.noise, ratio: filterRatio * fn.floorSpread.noise } },
+      typed,
+      scroll: scrolled,
+      clicks: { idle, flooded, idleRounds, floodRounds },
+      lost,
+      target: { filterRatioAtMost: TARGET_FILTER_RATIO },
+      context: { ms: TARGET_MS },
+    });
   } finally {
     await browser.close();
     await stop(loupe.child);
