@@ -4,69 +4,15 @@
  * provider-openai.ts translate to and from each API's wire format. The loop (playground-loop.ts),
  * the page and the proxy all speak this model, so neither needs to know which provider is in use.
  *
- * What crosses the WebSocket later (the conversation, a provider's settings) has a zod schema here;
+ * What crosses the WebSocket later (the conversation, a provider's settings) has a zod schema (messages.ts);
  * a provider's settings name the key (`apiKeyRef`), never hold it: keys live only in the proxy.
  */
-import { z } from 'zod';
 import { cleanName } from '../doctor/providers.ts';
 import { parseTools } from '../schema/tool-schema.ts';
+import type { AssistantMessage, Message, ProviderConfig, ProviderKind, ToolCall, ToolResult, Usage } from './messages.ts';
 
-/** An MCP content block as a server sent it (text, image, audio, resource, resource_link, or newer). */
-export const ContentBlockSchema = z.looseObject({ type: z.string() });
-export type ContentBlock = z.infer<typeof ContentBlockSchema>;
-
-export const ToolCallSchema = z.object({
-  /** The provider's id for the call (`tool_use.id` / `tool_calls[].id`); results refer to it. */
-  id: z.string(),
-  /** The name the model used: the exposed name, `server__tool` when several servers are in play. */
-  name: z.string(),
-  /** The arguments as an object (`{}` when they could not be read; then `argumentsError` says why). */
-  arguments: z.record(z.string(), z.unknown()),
-  /** The arguments exactly as the model wrote them (streamed fragments joined). */
-  argumentsText: z.string(),
-  argumentsError: z.string().optional(),
-});
-export type ToolCall = z.infer<typeof ToolCallSchema>;
-
-export const AssistantPartSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('text'), text: z.string() }),
-  z.object({ type: z.literal('tool_call'), call: ToolCallSchema }),
-]);
-export type AssistantPart = z.infer<typeof AssistantPartSchema>;
-
-export const ToolResultSchema = z.object({
-  callId: z.string(),
-  content: z.array(ContentBlockSchema),
-  structuredContent: z.unknown().optional(),
-  isError: z.boolean(),
-});
-export type ToolResult = z.infer<typeof ToolResultSchema>;
-
-export const MessageSchema = z.discriminatedUnion('role', [
-  z.object({ role: z.literal('user'), text: z.string() }),
-  z.object({ role: z.literal('assistant'), parts: z.array(AssistantPartSchema) }),
-  /** The results of one assistant turn's calls, in the order of the calls. */
-  z.object({ role: z.literal('tool'), results: z.array(ToolResultSchema) }),
-]);
-export type Message = z.infer<typeof MessageSchema>;
-export type AssistantMessage = Extract<Message, { role: 'assistant' }>;
-
-export const UsageSchema = z.object({ inputTokens: z.number(), outputTokens: z.number() });
-export type Usage = z.infer<typeof UsageSchema>;
-
-export const ProviderKindSchema = z.enum(['anthropic', 'openai-compatible']);
-export type ProviderKind = z.infer<typeof ProviderKindSchema>;
-
-export const ProviderConfigSchema = z.object({
-  kind: ProviderKindSchema,
-  /** Up to the API's version prefix, e.g. `https://api.anthropic.com/v1`, `http://127.0.0.1:11434/v1`. */
-  baseUrl: z.string(),
-  model: z.string(),
-  /** Which key the proxy uses: an environment variable (`env:OPENAI_API_KEY`) or one typed into the page and held in memory (`memory:<id>`). */
-  apiKeyRef: z.string().optional(),
-  maxTokens: z.number().int().positive().optional(),
-});
-export type ProviderConfig = z.infer<typeof ProviderConfigSchema>;
+// The schemas and their types live in messages.ts (the wire imports them without the helpers below).
+export * from './messages.ts';
 
 /** A tool as the model sees it, with the way back to the server that owns it. */
 export interface PlaygroundTool {

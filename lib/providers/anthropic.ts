@@ -35,7 +35,8 @@ import { createSseReader } from './sse-lines.ts';
 import { isObj, num, str, type Obj } from '../json/json-values.ts';
 
 
-export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com/v1';
+export { ANTHROPIC_BASE_URL } from './base-urls.ts';
+import { ANTHROPIC_BASE_URL } from './base-urls.ts';
 export const ANTHROPIC_VERSION = '2023-06-01';
 /** The Messages API requires `max_tokens`; this is what is asked when the user sets none. */
 export const ANTHROPIC_MAX_TOKENS = 4096;

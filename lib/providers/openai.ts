@@ -36,7 +36,8 @@ import { createSseReader } from './sse-lines.ts';
 import { isObj, num, str, type Obj } from '../json/json-values.ts';
 
 
-export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
+export { OPENAI_BASE_URL } from './base-urls.ts';
+import { OPENAI_BASE_URL } from './base-urls.ts';
 const API = 'The provider';
 
 /** Arguments to send back: what the model wrote when it was an object, `{}` when it was not (APIs refuse broken JSON there). */

@@ -7,7 +7,8 @@
  * key (`env:OPENAI_API_KEY`). No message from the proxy carries a key: the key state is names only.
  */
 import { z } from 'zod';
-import { MessageSchema, ProviderConfigSchema, ProviderKindSchema, type ModelInfo, type ModelReply, type ProviderErrorCode, type StreamDelta } from '../playground/types.ts';
+import { MessageSchema, ProviderConfigSchema, ProviderKindSchema } from '../playground/messages.ts';
+import type { ModelInfo, ModelReply, ProviderErrorCode, StreamDelta } from '../playground/types.ts';
 
 /**
  * A failure of a Playground call in plain words: the adapters' codes (playground-types.ts) and the

@@ -15,8 +15,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { ProviderConfig, ProviderKind } from '../../lib/playground/types.ts';
-import { ANTHROPIC_BASE_URL } from '../../lib/providers/anthropic.ts';
-import { OPENAI_BASE_URL } from '../../lib/providers/openai.ts';
+import { ANTHROPIC_BASE_URL, OPENAI_BASE_URL } from '../../lib/providers/base-urls.ts';
 import type { EnvKey, MemoryKey, PlaygroundError, PlaygroundKeys } from '../../lib/wire/playground.ts';
 
 /** The providers whose keys Loupe looks for in its environment, by the host of their API. */

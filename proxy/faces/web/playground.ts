@@ -12,7 +12,14 @@ import type { ClientMessage, ServerMessage } from '../../../lib/wire/wire.ts';
 import type { PlaygroundCallMessage, PlaygroundError, PlaygroundKeys, PlaygroundModelsMessage } from '../../../lib/wire/playground.ts';
 import type { HubContext } from './context.ts';
 import { KeyStore } from '../../playground/keys.ts';
-import { callModel, listModels, type ProviderEventInput, type Timeouts } from '../../playground/provider.ts';
+import type { ProviderEventInput, Timeouts } from '../../playground/provider.ts';
+
+/**
+ * The provider calls and their adapters (with the schema cleaning and Ajv they use) load with the
+ * first Playground call: a Loupe that never opens the Playground never holds them (issue 23).
+ */
+let providers: Promise<typeof import('../../playground/provider.ts')> | undefined;
+const provider = () => (providers ??= import('../../playground/provider.ts'));
 
 const PLAYGROUND_TYPES = new Set(['playground-set-key', 'playground-forget-key', 'playground-models', 'playground-call', 'playground-cancel'] as const);
 type PlaygroundType = typeof PLAYGROUND_TYPES extends Set<infer T> ? T : never;
@@ -111,7 +118,7 @@ async function models(hub: HubContext, ws: WebSocket, message: PlaygroundModelsM
   if (message.session !== undefined && !hub.engine.session(message.session)) return answer({ error: noSession(message.session) });
   const key = state.keys.resolve(message.config);
   if (!key.ok) return answer({ error: key.error });
-  const done = await cancellable(hub, ws, message.requestId, (signal) => listModels({ config: message.config, key: key.key, signal, timeouts: state.timeouts }));
+  const done = await cancellable(hub, ws, message.requestId, async (signal) => (await provider()).listModels({ config: message.config, key: key.key, signal, timeouts: state.timeouts }));
   const exchangeSeq = record(hub, message.session, done.event);
   answer({ ...(done.outcome.ok ? { models: done.outcome.value } : { error: done.outcome.error }), ...(exchangeSeq !== undefined ? { exchangeSeq } : {}) });
 }
@@ -137,8 +144,8 @@ async function chat(hub: HubContext, ws: WebSocket, message: PlaygroundCallMessa
     timer ??= setTimeout(flush, DELTA_WINDOW_MS);
   };
 
-  const done = await cancellable(hub, ws, requestId, (signal) =>
-    callModel({ config: message.config, key: key.key, request: message.request, stream: message.stream, onDeltas, signal, timeouts: state.timeouts }),
+  const done = await cancellable(hub, ws, requestId, async (signal) =>
+    (await provider()).callModel({ config: message.config, key: key.key, request: message.request, stream: message.stream, onDeltas, signal, timeouts: state.timeouts }),
   );
   // Every delta before the reply, which the page takes as the end of the stream.
   flush();
