@@ -32,6 +32,21 @@ afterEach(() => {
 });
 
 describe('WireClient', () => {
+  it('puts a long frame text that came as a binary message back into the events message that names it', () => {
+    vi.stubGlobal('WebSocket', FakeSocket);
+    const onMessage = vi.fn();
+    const client = new WireClient({ url: 'ws://x/ws?token=t', onMessage, onInvalid: () => undefined, onSocket: () => undefined, onClose: () => undefined, createSocket: (url) => new FakeSocket(url) as unknown as WebSocket });
+    client.start();
+    const socket = FakeSocket.made[0];
+    socket.open();
+    const raw = '{"jsonrpc":"2.0","id":1,"result":{"text":"héllo ✓"}}';
+    const frame = { kind: 'frame', session: 's1', seq: 4, ts: 1, dir: 'in', size: 56, rpc: 'response', id: 1 };
+    socket.onmessage?.({ data: new TextEncoder().encode(raw).buffer });
+    socket.onmessage?.({ data: JSON.stringify({ type: 'events', events: [{ ...frame, seq: 3, raw: '{}' }, { ...frame, raw: '', rawApart: true }] }) });
+    expect(onMessage).toHaveBeenCalledWith({ type: 'events', events: [{ ...frame, seq: 3, raw: '{}' }, { ...frame, raw }] });
+    client.stop();
+  });
+
   it('validates messages, reports invalid ones and reconnects with backoff', () => {
     vi.useFakeTimers();
     vi.stubGlobal('WebSocket', FakeSocket);

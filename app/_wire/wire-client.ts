@@ -72,10 +72,16 @@ export class WireClient {
     this.open();
   }
 
+  /** Long frame texts that came as binary messages, for the `events` message that follows them. */
+  private apart: string[] = [];
+  private decoder?: TextDecoder;
+
   private open(): void {
     const create = this.options.createSocket ?? ((url: string) => new WebSocket(url));
     const socket = create(this.options.url);
+    socket.binaryType = 'arraybuffer';
     this.socket = socket;
+    this.apart = [];
     this.options.onSocket({ phase: 'connecting', attempt: this.attempt });
     socket.onopen = () => {
       this.attempt = 0;
@@ -86,8 +92,14 @@ export class WireClient {
   }
 
   private receive(data: unknown): void {
+    if (data instanceof ArrayBuffer) {
+      // A long frame's text, apart from its envelope (proxy/faces/web/subscriptions.ts): decoded
+      // natively, never escaped into JSON nor parsed out of it.
+      this.apart.push((this.decoder ??= new TextDecoder()).decode(data));
+      return;
+    }
     const text = typeof data === 'string' ? data : '';
-    const parsed = parseServerMessage(text);
+    const parsed = parseServerMessage(text, this.apart);
     if (parsed.ok) this.options.onMessage(parsed.message);
     else this.options.onInvalid(typeof data === 'string' ? text : '(binary message)', parsed.error);
   }

@@ -234,14 +234,17 @@ function checkMessage(found: Found, set: SchemaSet, root: unknown, context: Fram
  * schemas `loadSpecSchemas('modern')` has not loaded yet). Methods the spec does not define are
  * checked as JSON-RPC only.
  */
-export function validateFrame(raw: string, context: FrameContext): FrameCheck | undefined {
+export function validateFrame(raw: string, context: FrameContext, parsed?: { value: unknown }): FrameCheck | undefined {
   const set = schemaSet(context.era);
   if (!set) return undefined;
   let message: unknown;
-  try {
-    message = JSON.parse(raw);
-  } catch {
-    return undefined;
+  if (parsed) message = parsed.value;
+  else {
+    try {
+      message = JSON.parse(raw);
+    } catch {
+      return undefined;
+    }
   }
   const version = schemaVersion(context.era, context.protocolVersion);
   const found: Found = { schemas: [], issues: [] };

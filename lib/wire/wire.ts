@@ -369,15 +369,31 @@ export function parseClientMessage(text: string): { ok: true; message: ClientMes
   return parsed.success ? { ok: true, message: parsed.data } : { ok: false, error: parsed.error.message };
 }
 
-export function parseServerMessage(text: string): { ok: true; message: ServerMessage } | { ok: false; error: string } {
+/**
+ * `apart`: frame texts that came as binary messages before this one, oldest first (a tab that joins
+ * frames gets a long frame's text that way, its event marked `rawApart`); each marked event takes
+ * the next, and is taken off the list.
+ */
+export function parseServerMessage(text: string, apart?: string[]): { ok: true; message: ServerMessage } | { ok: false; error: string } {
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch {
     return { ok: false, error: 'not JSON' };
   }
+  if (apart && apart.length > 0) putBackApart(data, apart);
   const parsed = ServerMessageSchema.safeParse(liftFrame(data));
   return parsed.success ? { ok: true, message: parsed.data } : { ok: false, error: parsed.error.message };
+}
+
+function putBackApart(data: unknown, apart: string[]): void {
+  const events = (data as { type?: unknown; events?: unknown } | null)?.type === 'events' ? (data as { events: unknown }).events : undefined;
+  if (!Array.isArray(events)) return;
+  for (const event of events as Record<string, unknown>[]) {
+    if (event?.rawApart !== true || apart.length === 0) continue;
+    event.raw = apart.shift();
+    delete event.rawApart;
+  }
 }
 
 /** A `response` that carries the server's `frame`: its result or error moved into the envelope. */

@@ -63,7 +63,7 @@ export function recordFrame(trace: TraceRecorder, dir: FrameDir, raw: string, op
     }
   }
   const shape = classifyMessage(value);
-  const event = trace.recordFrame(dir, raw, frameBytes(raw), shape, options.at);
+  const event = trace.recordFrame(dir, raw, frameBytes(raw), shape, options.at, { value });
   return { event, json: true, message: value, valid: shape.rpc !== 'invalid', exact: event.raw === raw };
 }
 

@@ -3,10 +3,11 @@
  * breaks the spec on the wire), and its bounds with a recorder fed by hand.
  */
 import { join, resolve } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { FrameEvent, SpecEvent, TraceEvent, TransportEvent } from '../../lib/wire/wire.ts';
 import { Engine } from '../engine/engine.ts';
 import { attachSpecValidator, specValidationSettled } from './spec-validator.ts';
+import { recordFrame } from './frame-record.ts';
 import { TraceRecorder, type TraceEventInput } from './trace-recorder.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -95,6 +96,29 @@ describe('attachSpecValidator: off the hot path, bounded', () => {
     trace.record(badNote(1001));
     await specValidationSettled(trace);
     expect(specs(trace.all())).toHaveLength(101);
+  });
+
+  it('checks a long frame against the message it was parsed into when recorded, but never through a mask', async () => {
+    const trace = new TraceRecorder('s1');
+    stops.push(attachSpecValidator(trace, () => 'legacy', () => undefined));
+    const long = JSON.stringify({ jsonrpc: '1.0', method: 'notifications/message', params: { level: 'info', data: 'y'.repeat(100_000) } });
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      recordFrame(trace, 'in', long);
+      await specValidationSettled(trace);
+      // Parsed once, when recorded: the check reused that message.
+      expect(parse.mock.calls.filter(([text]) => text === long)).toHaveLength(1);
+      expect(specs(trace.all())).toHaveLength(1);
+      // A frame in which a secret was masked is checked from its masked text, parsed again.
+      trace.secretValues = ['yyyyyyyyyyyyyyyyyyyy'];
+      recordFrame(trace, 'in', long);
+      await specValidationSettled(trace);
+      expect(parse.mock.calls.filter(([text]) => text === long)).toHaveLength(2);
+      expect(parse.mock.calls.filter(([text]) => typeof text === 'string' && text.length > 1000 && text !== long && !text.includes('yyyyyyyyyyyyyyyyyyyy'))).not.toHaveLength(0);
+      expect(specs(trace.all())).toHaveLength(2);
+    } finally {
+      parse.mockRestore();
+    }
   });
 
   it('records at most so many spec events a second, and says how many more it found', async () => {

@@ -47,6 +47,13 @@ const MAX_BATCH_MS = 20;
 /** How long a first batch waits after the queue was empty (see schedule): a connect wave or a page of results goes first. */
 const SETTLE_MS = 250;
 
+/**
+ * From this size on, a frame is checked against the message it was parsed into when recorded (a
+ * 5 MB result is not parsed a second time); a smaller one is parsed again here, which costs a few
+ * microseconds and keeps a flood's queue to its texts, not their objects as well.
+ */
+const REUSE_PARSED_CHARS = 64 * 1024;
+
 /** Requests remembered for pairing, oldest forgotten first (an unanswered flood must not grow it). */
 const MAX_PENDING = 10_000;
 /** The 2026-07-28 `_meta` key as it appears in a frame's text: a frame carrying it speaks that version. */
@@ -60,6 +67,8 @@ interface Pending {
 interface Queued {
   frame: FrameEvent;
   request?: Pending;
+  /** The message the frame's text was parsed into when it was recorded (not parsed again here). */
+  parsed?: { value: unknown };
 }
 
 function plural(n: number): string {
@@ -120,7 +129,7 @@ class SpecValidator {
     private readonly limits: Required<SpecValidatorOptions>,
   ) {
     this.tokens = limits.specPerSecond;
-    this.unsubscribe = trace.subscribe((event) => this.listen(event));
+    this.unsubscribe = trace.subscribe((event, parsed) => this.listen(event, parsed));
   }
 
   /**
@@ -135,7 +144,7 @@ class SpecValidator {
   }
 
   // The hot path: called inside `trace.record`, for every event of the session.
-  private listen(event: TraceEvent): void {
+  private listen(event: TraceEvent, parsed: { value: unknown } | undefined): void {
     if (event.kind !== 'frame') return;
     let request: Pending | undefined;
     if (event.id !== undefined && event.method !== undefined) {
@@ -150,7 +159,7 @@ class SpecValidator {
     if (size > this.limits.maxFrameBytes) this.tooLarge += 1;
     else if (this.queue.length - this.head >= this.limits.maxQueue || this.queuedBytes + size > this.limits.maxQueueBytes) this.dropped += 1;
     else {
-      this.queue.push({ frame: event, request });
+      this.queue.push({ frame: event, request, parsed: size >= REUSE_PARSED_CHARS ? parsed : undefined });
       this.queuedBytes += size;
     }
     this.schedule();
@@ -172,8 +181,8 @@ class SpecValidator {
   }
 
   private check(item: Queued, itemEra: SpecEra, version: string | undefined): void {
-    const { frame, request } = item;
-    const found = validateFrame(frame.raw, { dir: frame.dir, era: itemEra, requestMethod: request?.method, protocolVersion: version });
+    const { frame, request, parsed } = item;
+    const found = validateFrame(frame.raw, { dir: frame.dir, era: itemEra, requestMethod: request?.method, protocolVersion: version }, parsed);
     if (!found) return;
     if (this.tokens < 1) this.unmarked += 1;
     else {

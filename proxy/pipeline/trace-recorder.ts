@@ -9,6 +9,14 @@ import type { FrameShape } from '../../lib/trace/frame-classify.ts';
 /** A trace event before the recorder numbers and stamps it. */
 export type TraceEventInput = TraceEvent extends infer E ? (E extends TraceEvent ? Omit<E, 'session' | 'seq' | 'ts'> : never) : never;
 
+/**
+ * Told of every event as it is recorded. `parsed`: for a frame, the message its text was parsed
+ * into, once, by pipeline/frame-record.ts — only where the recorded text is the text itself (no
+ * secret was masked in it), so that a listener never sees through a mask (the spec validator
+ * reuses it instead of parsing the text again; issue 23).
+ */
+export type TraceListener = (event: TraceEvent, parsed?: { value: unknown }) => void;
+
 export interface TraceLimits {
   maxEvents: number;
   maxBytes: number;
@@ -44,7 +52,7 @@ export class TraceRecorder {
   private bytes = 0;
   private seq = 0;
   private droppedCount = 0;
-  private listeners = new Set<(event: TraceEvent) => void>();
+  private listeners = new Set<TraceListener>();
 
   constructor(
     readonly session: string,
@@ -104,14 +112,14 @@ export class TraceRecorder {
    * A frame, built as its final object at once (the hot path of a flood: `record` copies its input
    * once more). pipeline/frame-record.ts is its one caller.
    */
-  recordFrame(dir: 'in' | 'out', raw: string, size: number, shape: FrameShape, at?: number): FrameEvent {
+  recordFrame(dir: 'in' | 'out', raw: string, size: number, shape: FrameShape, at?: number, parsed?: { value: unknown }): FrameEvent {
     const event: FrameEvent = { kind: 'frame', dir, raw, size, rpc: shape.rpc, session: this.session, seq: ++this.seq, ts: at ?? now() };
     if (shape.method !== undefined) event.method = shape.method;
     if (shape.id !== undefined) event.id = shape.id;
-    return this.commit(event) as FrameEvent;
+    return this.commit(event, parsed) as FrameEvent;
   }
 
-  private commit(input: TraceEvent): TraceEvent {
+  private commit(input: TraceEvent, parsed?: { value: unknown }): TraceEvent {
     let event = input;
     if (this.interventions.size > 0 && event.kind === 'frame' && event.dir === 'out') {
       const seq = this.interventions.get(event.raw);
@@ -140,12 +148,13 @@ export class TraceRecorder {
     this.events.push(event);
     this.bytes += weigh(event);
     this.evict();
-    for (const listener of this.listeners) listener(event);
+    const exact = parsed !== undefined && event.kind === 'frame' && event.raw === (input as FrameEvent).raw ? parsed : undefined;
+    for (const listener of this.listeners) listener(event, exact);
     return event;
   }
 
   /** Called for every event recorded from now on. Returns the unsubscribe function. */
-  subscribe(listener: (event: TraceEvent) => void): () => void {
+  subscribe(listener: TraceListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }

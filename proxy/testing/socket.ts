@@ -11,10 +11,21 @@ export class FakeSocket {
   bufferedAmount = 0;
   readonly sent: ServerMessage[] = [];
   readonly texts: string[] = [];
+  /** Frame texts sent apart, as binary messages (subscriptions.ts, RAW_APART_CHARS), decoded. */
+  readonly apart: string[] = [];
+  /** Those not yet put back into the `events` message that names them. */
+  private waitingApart: string[] = [];
   private readonly handlers = new Map<string, (...args: unknown[]) => void>();
 
-  send(text: string): void {
-    const parsed = parseServerMessage(text);
+  send(data: string | Buffer): void {
+    if (typeof data !== 'string') {
+      const text = data.toString('utf8');
+      this.apart.push(text);
+      this.waitingApart.push(text);
+      return;
+    }
+    const text = data;
+    const parsed = parseServerMessage(text, this.waitingApart);
     if (!parsed.ok) throw new Error(parsed.error);
     this.texts.push(text);
     this.sent.push(parsed.message);

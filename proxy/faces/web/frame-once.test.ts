@@ -70,6 +70,23 @@ describe('a result crosses to the page once', () => {
     expect(JSON.stringify(inline.ok && inline.result)).toContain('BEGIN>');
   }, 30_000);
 
+  it('a long frame goes to a joining tab as a binary message of its own, not escaped into the events message', async () => {
+    const { session, joining, plain } = await connected();
+    joining.receive(bigText('d', session));
+    const referred = await responseTo(joining, 'd');
+    const seq = referred.ok ? referred.frameSeq! : -1;
+    expect(joining.apart).toHaveLength(1);
+    expect(joining.apart[0]).toContain('BEGIN>');
+    const eventsText = joining.texts.find((t) => t.includes('"events"') && t.includes(`"seq":${seq}`))!;
+    expect(eventsText.length).toBeLessThan(10_000);
+    // Put back in its place: the frame in the events message is the whole text.
+    const frame = joining.of('events').flatMap((m) => m.events).find((e) => e.seq === seq);
+    expect(frame?.kind === 'frame' && frame.raw).toBe(joining.apart[0]);
+    // A tab that does not join frames gets it inline, escaped in its events message, as before.
+    expect(plain.apart).toHaveLength(0);
+    expect(plain.texts.some((t) => t.includes('"events"') && t.includes('BEGIN>'))).toBe(true);
+  }, 30_000);
+
   it('a result with a secret of the session masked in its frame goes inline, as the server sent it', async () => {
     const { hub, session, joining } = await connected();
     // The fixture's text repeats this word: as a secret value, the recorder masks it in every frame.

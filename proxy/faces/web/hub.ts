@@ -41,6 +41,7 @@ export class Hub implements HubContext {
     this.engine = engine ?? new Engine({ ...defaults, traceLimits });
     this.feed = new TabFeed({
       sendText: (ws, text) => this.sendText(ws, text),
+      sendBinary: (ws, bytes) => this.sendBinary(ws, bytes),
       stats: (id) => this.engine.session(id)?.trace.stats(),
       events: (id) => this.engine.session(id)?.trace.all(),
       sessionIds: () => this.engine.sessionList().map((s) => s.id),
@@ -274,13 +275,22 @@ export class Hub implements HubContext {
   }
 
   sendText(ws: WebSocket, text: string): void {
+    this.deliver(ws, text);
+  }
+
+  /** A frame's text apart from its `events` message (subscriptions.ts, RAW_APART_CHARS): a binary message. */
+  sendBinary(ws: WebSocket, bytes: Buffer): void {
+    this.deliver(ws, bytes);
+  }
+
+  private deliver(ws: WebSocket, data: string | Buffer): void {
     if (ws.readyState !== ws.OPEN) return;
     if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
       ws.close(1013, 'The page fell too far behind; reload to resume');
       return;
     }
     try {
-      ws.send(text);
+      ws.send(data);
     } catch {
       // The socket went away between the check and the send: its 'close' handler removes it.
     }

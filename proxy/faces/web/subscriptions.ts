@@ -5,7 +5,7 @@
  * others; until it subscribes, it gets everything (a page that never subscribes still works).
  */
 import type { WebSocket } from 'ws';
-import type { ServerMessage, TraceEvent, TraceStats } from '../../../lib/wire/wire.ts';
+import type { FrameEvent, ServerMessage, TraceEvent, TraceStats } from '../../../lib/wire/wire.ts';
 import { serialise } from './messages.ts';
 
 /**
@@ -24,8 +24,18 @@ interface Tab {
   joinsFrames: boolean;
 }
 
+/**
+ * A frame whose text is longer than this goes to a tab that joins frames as a binary message of its
+ * own, just before the `events` message that names it (`rawApart`): the text is then neither
+ * escaped into the envelope here nor parsed out of it in the page, which for a 5 MB result was
+ * most of the time between the server's answer and the page's (issue 23).
+ */
+export const RAW_APART_CHARS = 256 * 1024;
+
 export interface FeedDeps {
   sendText(ws: WebSocket, text: string): void;
+  /** A frame's text as a binary message (UTF-8), for a tab that joins frames. */
+  sendBinary(ws: WebSocket, bytes: Buffer): void;
   stats(session: string): TraceStats | undefined;
   events(session: string): TraceEvent[] | undefined;
   sessionIds(): string[];
@@ -113,19 +123,24 @@ export class TabFeed {
     this.pending = [];
     this.touched = new Set();
     const changed = this.changedStats(touched);
-    let everything: string | undefined;
+    const everything: Partial<Record<'inline' | 'apart', Encoded>> = {};
     let counts: TraceStats[] | undefined;
     for (const [ws, tab] of this.tabs) {
+      const way = tab.joinsFrames ? 'apart' : 'inline';
       if (tab.mode !== 'some') {
-        everything ??= serialise(changed.length > 0 ? { type: 'events', events, stats: changed } : { type: 'events', events });
-        this.deps.sendText(ws, everything);
+        this.send(ws, (everything[way] ??= encode(changed.length > 0 ? { type: 'events', events, stats: changed } : { type: 'events', events }, way === 'apart')));
         continue;
       }
       // Counts for every session in the batch: the tab shows them for the sessions it does not follow.
       counts ??= [...touched].map((id) => this.deps.stats(id)).filter((s): s is TraceStats => s !== undefined);
-      const message: ServerMessage = { type: 'events', events: tab.full.size > 0 ? events.filter((e) => tab.full.has(e.session)) : [], stats: counts };
-      this.deps.sendText(ws, serialise(message));
+      const message: Extract<ServerMessage, { type: 'events' }> = { type: 'events', events: tab.full.size > 0 ? events.filter((e) => tab.full.has(e.session)) : [], stats: counts };
+      this.send(ws, encode(message, way === 'apart'));
     }
+  }
+
+  private send(ws: WebSocket, encoded: Encoded): void {
+    for (const bytes of encoded.apart) this.deps.sendBinary(ws, bytes);
+    this.deps.sendText(ws, encoded.text);
   }
 
   /** Trace stats of the sessions in this batch whose dropped count moved: the page shows drops live. */
@@ -139,4 +154,26 @@ export class TabFeed {
     }
     return out;
   }
+}
+
+interface Encoded {
+  /** The texts sent apart, in the order of the events that name them. */
+  apart: Buffer[];
+  text: string;
+}
+
+/** An `events` message as text; `apart`: long frame texts go as binary messages before it (RAW_APART_CHARS). */
+function encode(message: Extract<ServerMessage, { type: 'events' }>, apart: boolean): Encoded {
+  if (!apart || !message.events.some(isLong)) return { apart: [], text: serialise(message) };
+  const texts: Buffer[] = [];
+  const events = message.events.map((event) => {
+    if (!isLong(event)) return event;
+    texts.push(Buffer.from((event as FrameEvent).raw, 'utf8'));
+    return { ...event, raw: '', rawApart: true };
+  });
+  return { apart: texts, text: serialise({ ...message, events } as ServerMessage) };
+}
+
+function isLong(event: TraceEvent): boolean {
+  return event.kind === 'frame' && event.raw.length > RAW_APART_CHARS;
 }
