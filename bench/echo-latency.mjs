@@ -34,7 +34,8 @@ const RELAY_FLOOR = fileURLToPath(new URL('./lib/relay-floor.mjs', import.meta.u
 
 async function openLoupe() {
   const loupe = await startLoupe();
-  const client = await BenchWireClient.open(loupe.wsUrl);
+  // As the page does: the answer names its trace frame, which comes just before it.
+  const client = await BenchWireClient.open(loupe.wsUrl, { joinFrames: process.env.BENCH_JOIN !== '0' });
   const session = await client.primaryConnected();
   const proxyMs = [];
   let n = 0;

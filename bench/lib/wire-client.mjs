@@ -21,14 +21,25 @@ export class BenchWireClient {
   #watchers = [];
   #nextId = 1;
 
+  /** Response frames by `session:seq`, and long frame texts sent apart, for a client that joins frames as the page does. */
+  #frames = new Map();
+  #apart = [];
+
   constructor(ws) {
     this.ws = ws;
-    ws.on('message', (data) => this.#take(JSON.parse(data.toString())));
+    ws.on('message', (data, isBinary) => {
+      if (isBinary) this.#apart.push(data.toString('utf8'));
+      else this.#take(JSON.parse(data.toString()));
+    });
   }
 
-  static open(url) {
+  /**
+   * `joinFrames`: ask for what the page asks for (`frames=seq`): a response names its trace frame
+   * (`frameSeq`), sent just before, and a long frame's text comes as a binary message of its own.
+   */
+  static open(url, { joinFrames = false } = {}) {
     return new Promise((resolve, reject) => {
-      const ws = new WebSocket(url, { perMessageDeflate: false });
+      const ws = new WebSocket(joinFrames ? `${url}&frames=seq` : url, { perMessageDeflate: false });
       const client = new BenchWireClient(ws);
       ws.once('open', () => resolve(client));
       ws.once('error', reject);
@@ -50,12 +61,24 @@ export class BenchWireClient {
       case 'events':
         this.eventCount += message.events.length;
         this.eventMessages++;
+        for (const event of message.events) {
+          if (event.kind !== 'frame' || event.dir !== 'in' || event.rpc !== 'response') continue;
+          if (event.rawApart) event.raw = this.#apart.shift();
+          this.#frames.set(`${event.session}:${event.seq}`, event);
+          if (this.#frames.size > 1024) this.#frames.delete(this.#frames.keys().next().value);
+        }
+        this.#apart.length = 0;
         break;
       case 'response': {
         // The proxy may splice the server's response frame in as text (`frame`), as the page reads it.
         if (message.frame) {
           if ('result' in message.frame) message.result = message.frame.result;
           else message.error = message.frame.error;
+        }
+        if (message.frameSeq !== undefined) {
+          const key = `${message.session}:${message.frameSeq}`;
+          message.result = JSON.parse(this.#frames.get(key).raw).result;
+          this.#frames.delete(key);
         }
         const resolve = this.#pending.get(message.id);
         if (resolve) {
