@@ -14,6 +14,7 @@ import { DoctorReportMessageSchema, RunDoctorMessageSchema } from './doctor.ts';
 import { HoldDoneMessageSchema, HoldMessageSchema, ReleaseAllMessageSchema, ReleaseHoldMessageSchema, RulesMessageSchema, SetRulesMessageSchema } from './intercept.ts';
 import { HeldFrameSchema, RuleSchema } from '../model/rules.ts';
 import { readRequestMessage, RequestMessageSchema, type RequestMessage } from './request.ts';
+import { liftFrame, putBackApart } from './frame-text.ts';
 import { PLAYGROUND_CLIENT_MESSAGES, PLAYGROUND_SERVER_MESSAGES, PlaygroundKeysSchema } from './playground.ts';
 import { OAuthForgetMessageSchema, OAuthGuidedMessageSchema, OAuthGuidedStateMessageSchema, OAuthSettingsMessageSchema } from './oauth.ts';
 
@@ -384,22 +385,4 @@ export function parseServerMessage(text: string, apart?: string[]): { ok: true; 
   if (apart && apart.length > 0) putBackApart(data, apart);
   const parsed = ServerMessageSchema.safeParse(liftFrame(data));
   return parsed.success ? { ok: true, message: parsed.data } : { ok: false, error: parsed.error.message };
-}
-
-function putBackApart(data: unknown, apart: string[]): void {
-  const events = (data as { type?: unknown; events?: unknown } | null)?.type === 'events' ? (data as { events: unknown }).events : undefined;
-  if (!Array.isArray(events)) return;
-  for (const event of events as Record<string, unknown>[]) {
-    if (event?.rawApart !== true || apart.length === 0) continue;
-    event.raw = apart.shift();
-    delete event.rawApart;
-  }
-}
-
-/** A `response` that carries the server's `frame`: its result or error moved into the envelope. */
-function liftFrame(data: unknown): unknown {
-  if (data === null || typeof data !== 'object' || (data as { type?: unknown }).type !== 'response' || !('frame' in data)) return data;
-  const { frame, ...rest } = data as { frame: unknown; ok?: unknown };
-  const member = rest.ok === true ? 'result' : 'error';
-  return frame !== null && typeof frame === 'object' ? { ...rest, [member]: (frame as Record<string, unknown>)[member] } : rest;
 }
