@@ -76,7 +76,8 @@ describe('matches', () => {
     const keys: PathKey[] = Array.from({ length: 200 }, (_, i) => (i % 2 ? 'a' : i));
     const started = performance.now();
     expect(hits('$..a..a..a..b', keys)).toBe(false);
-    expect(performance.now() - started).toBeLessThan(200);
+    // Only tells a blow-up (exponential backtracking) from an answer: far from the typical millisecond.
+    expect(performance.now() - started).toBeLessThan(2_000);
   });
 });
 

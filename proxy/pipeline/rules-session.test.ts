@@ -88,20 +88,25 @@ describe('rules on a stdio session', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(390);
     const sent = frames(session, 'out').find((f) => f.method === 'tools/call')!;
     expect(sent.intervention).toBe(interventions(session)[0].seq);
-    // A ping is not delayed.
-    const ping = Date.now();
+    // A ping is not delayed: the rule does not act on it (what happened, not how fast).
     expect((await session.request('p', 'ping', undefined)).ok).toBe(true);
-    expect(Date.now() - ping).toBeLessThan(390);
+    expect(interventions(session)).toHaveLength(1);
   });
 
   it('slow spaces the responses of parallel calls', async () => {
     const { session } = await open([rule('s', { method: 'tools/call', kind: 'response' }, { type: 'slow', ms: 300 })]);
     const done: number[] = [];
     const started = Date.now();
-    await Promise.all(['a', 'b', 'c'].map((m) => echo(session, m).then(() => done.push(Date.now() - started))));
+    const outcomes = await Promise.all(['a', 'b', 'c'].map((m) => echo(session, m).then((outcome) => (done.push(Date.now() - started), outcome))));
+    expect(outcomes.every((o) => o.ok)).toBe(true);
+    // What the rule decided: the first answer at once, each later one 300 ms after the one before.
+    const slowed = interventions(session).filter((e) => e.action === 'delayed');
+    expect(slowed).toHaveLength(2);
+    for (const e of slowed) expect(e.message).toMatch(/300 ms after the previous one/);
+    // And what happened: no answer before its turn (timers never fire early; a loaded machine only
+    // makes them later, so the gaps between two answers are not asserted).
     done.sort((x, y) => x - y);
-    expect(done[1] - done[0]).toBeGreaterThanOrEqual(280);
-    expect(done[2] - done[1]).toBeGreaterThanOrEqual(280);
+    expect(done[2]).toBeGreaterThanOrEqual(600 - 5);
   });
 
   it('drop takes a notification away: no progress reaches the caller, the call still ends', async () => {
