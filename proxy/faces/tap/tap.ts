@@ -129,6 +129,12 @@ class Tap {
   attachment?: TapAttachment;
   private pipeline?: FramePipeline;
   private loading?: Promise<void>;
+  /**
+   * Lines read while the pipeline for rules that just arrived is still loading (the attached
+   * Loupe's, given with the attachment): they wait for it, in order, so that no frame passes the
+   * rules unseen — the first call after an attach is held by a breakpoint like any other.
+   */
+  private waiting?: ['out' | 'in', string][];
   private readonly toServer: DirectionRelay;
   private readonly toHost: DirectionRelay;
   private readonly childIn: Writable;
@@ -140,9 +146,9 @@ class Tap {
     private readonly name: string,
   ) {
     this.childIn = child.process.stdin!;
-    const lineMode = () => this.pipeline?.active === true;
+    const lineMode = () => this.waiting !== undefined || this.pipeline?.active === true;
     this.toServer = new DirectionRelay(
-      { forward: (chunk) => this.writeServer(chunk), lineMode, line: (text) => this.pipeline!.fromClient(text) },
+      { forward: (chunk) => this.writeServer(chunk), lineMode, line: (text) => (this.waiting ? this.waiting.push(['out', text]) : this.pipeline!.fromClient(text)) },
       new SideRecorder((line, at) => this.recordFrame('out', line, at), (bytes) => this.overflow('stdin', bytes)),
     );
     this.toHost = new DirectionRelay(
@@ -152,7 +158,8 @@ class Tap {
         line: (text, at) => {
           // Recorded as it came, before the rules act on it: an intervention names it by its seq.
           this.toHost.side.recordLine(text, at);
-          this.pipeline!.fromServer(text);
+          if (this.waiting) this.waiting.push(['in', text]);
+          else this.pipeline!.fromServer(text);
         },
       },
       new SideRecorder((line, at) => this.recordFrame('in', line, at), (bytes) => this.overflow('stdout', bytes)),
@@ -181,7 +188,26 @@ class Tap {
 
   setRemoteRules(rules: readonly Rule[], server?: string): void {
     this.rules.setRemote(rules, server);
-    if (this.rules.any) void this.loadPipeline();
+    if (!this.rules.any || this.pipeline) return;
+    this.waiting ??= [];
+    void this.loadPipeline().then(
+      () => this.release((dir, text) => (dir === 'out' ? this.pipeline!.fromClient(text) : this.pipeline!.fromServer(text))),
+      (error: unknown) => {
+        this.trace.record({ kind: 'transport', level: 'error', message: `The tap could not load its rules (${error instanceof Error ? error.message : String(error)}); frames pass unchanged.` });
+        this.release((dir, text) => {
+          if (dir === 'in') return this.writeHost(Buffer.from(`${text}\n`));
+          this.toServer.side.recordLine(text, now());
+          this.writeServer(Buffer.from(`${text}\n`));
+        });
+      },
+    );
+  }
+
+  /** The lines that waited for the pipeline, in the order they came. */
+  private release(pass: (dir: 'out' | 'in', text: string) => void): void {
+    const lines = this.waiting ?? [];
+    this.waiting = undefined;
+    for (const [dir, text] of lines) pass(dir, text);
   }
 
   private loadPipeline(): Promise<void> {
