@@ -117,28 +117,28 @@ export async function launch(options: LaunchOptions = {}): Promise<RunningLoupe>
   const host = options.host ?? '127.0.0.1';
   // The hub (and the SDK, zod and ajv under it: hundreds of modules) is imported once the port
   // listens: started before, its compiling held the 'listening' event back by tens of milliseconds.
-  let loadHub!: () => void;
-  const hubPromise = new Promise<void>((resolve) => (loadHub = resolve)).then(() =>
-    Promise.all([import('./faces/web/hub.ts'), import('./pipeline/trace-recorder.ts')]),
-  ).then(
-    ([{ Hub }, { DEFAULT_TRACE_LIMITS }]) =>
-      new Hub({ ...DEFAULT_TRACE_LIMITS, maxEvents: options.traceLimit ?? DEFAULT_TRACE_LIMITS.maxEvents }, {
-          connectTimeoutMs: options.connectTimeoutMs,
-          cwd: options.cwd,
-          env: options.env,
-          record: options.record ? { path: options.record, perSession: (options.workspace?.workspace.servers.length ?? 1) > 1 } : undefined,
-          oauth: options.oauth,
-          rememberCredentials: options.rememberCredentials,
-          rules: options.rules,
-        }),
-  );
-  hubPromise.catch(() => undefined);
-  const { server } = createLoupeServer({ token, uiRoot: options.uiRoot ?? defaultUiRoot(), hub: () => hubPromise, extraHosts: options.extraHosts, version: VERSION });
-  const port = await listenNear(server, options.port, host).finally(loadHub);
+  // Nothing asks for it before then: the server answers nothing until it listens.
+  let hubPromise: Promise<Hub> | undefined;
+  const loadHub = async (): Promise<Hub> => {
+    const [{ Hub }, { DEFAULT_TRACE_LIMITS }] = await Promise.all([import('./faces/web/hub.ts'), import('./pipeline/trace-recorder.ts')]);
+    return new Hub({ ...DEFAULT_TRACE_LIMITS, maxEvents: options.traceLimit ?? DEFAULT_TRACE_LIMITS.maxEvents }, {
+      connectTimeoutMs: options.connectTimeoutMs,
+      cwd: options.cwd,
+      env: options.env,
+      record: options.record ? { path: options.record, perSession: (options.workspace?.workspace.servers.length ?? 1) > 1 } : undefined,
+      oauth: options.oauth,
+      rememberCredentials: options.rememberCredentials,
+      rules: options.rules,
+    });
+  };
+  const hubOnce = () => (hubPromise ??= loadHub());
+  const { server } = createLoupeServer({ token, uiRoot: options.uiRoot ?? defaultUiRoot(), hub: hubOnce, extraHosts: options.extraHosts, version: VERSION });
+  const port = await listenNear(server, options.port, host);
+  hubOnce().catch(() => undefined);
   const hostForUrl = host === '127.0.0.1' || host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   const origin = `http://${hostForUrl}:${port}`;
   options.onListening?.({ url: `${origin}/?token=${token}`, origin, port, token });
-  const hub = await hubPromise;
+  const hub = await hubOnce();
   let gateway: RunningGateway | undefined;
   hub.engine.redirectUrl = `${origin}/oauth/callback`;
   if (options.workspace) {

@@ -35,9 +35,8 @@ export class FrameJoin {
     this.frames.delete(key);
     const parsed = frame?.kind === 'frame' ? (frameMessage(frame) as { result?: unknown } | undefined) : undefined;
     if (parsed === undefined || typeof parsed !== 'object' || parsed === null || !('result' in parsed)) {
-      const { frameSeq, ...rest } = message;
-      void frameSeq;
-      return { ...rest, ok: false, error: { code: 'BAD_MESSAGE', message: `The server's answer (frame ${message.frameSeq} of this session) did not reach the page; it is in History.` } };
+      const { type, id, session, durationMs, rpcId } = message;
+      return { type, id, session, durationMs, rpcId, ok: false, error: { code: 'BAD_MESSAGE', message: `The server's answer (frame ${message.frameSeq} of this session) did not reach the page; it is in History.` } };
     }
     return { ...message, result: parsed.result };
   }

@@ -7,6 +7,7 @@
  * each with zod, which is the right thing there and noise here.)
  */
 import WebSocket from 'ws';
+import { putBackApart } from '../../dist/lib/wire/envelope-text.js';
 
 export class BenchWireClient {
   /** @type {Map<string, any>} */
@@ -29,7 +30,12 @@ export class BenchWireClient {
     this.ws = ws;
     ws.on('message', (data, isBinary) => {
       if (isBinary) this.#apart.push(data.toString('utf8'));
-      else this.#take(JSON.parse(data.toString()));
+      else {
+        const message = JSON.parse(data.toString());
+        // The page's own step (lib/wire/envelope-text.ts): each `rawApart` event takes the next text that came apart.
+        if (this.#apart.length > 0) putBackApart(message, this.#apart);
+        this.#take(message);
+      }
     });
   }
 
@@ -63,11 +69,9 @@ export class BenchWireClient {
         this.eventMessages++;
         for (const event of message.events) {
           if (event.kind !== 'frame' || event.dir !== 'in' || event.rpc !== 'response') continue;
-          if (event.rawApart) event.raw = this.#apart.shift();
           this.#frames.set(`${event.session}:${event.seq}`, event);
           if (this.#frames.size > 1024) this.#frames.delete(this.#frames.keys().next().value);
         }
-        this.#apart.length = 0;
         break;
       case 'response': {
         // The proxy may splice the server's response frame in as text (`frame`), as the page reads it.

@@ -32,11 +32,11 @@ import {
   type Usage,
 } from '../playground/types.ts';
 import { createSseReader } from './sse-lines.ts';
+import { ANTHROPIC_BASE_URL } from './base-urls.ts';
 import { isObj, num, str, type Obj } from '../json/json-values.ts';
 
 
-export { ANTHROPIC_BASE_URL } from './base-urls.ts';
-import { ANTHROPIC_BASE_URL } from './base-urls.ts';
+export { ANTHROPIC_BASE_URL };
 export const ANTHROPIC_VERSION = '2023-06-01';
 /** The Messages API requires `max_tokens`; this is what is asked when the user sets none. */
 export const ANTHROPIC_MAX_TOKENS = 4096;

@@ -33,11 +33,11 @@ import {
   type Usage,
 } from '../playground/types.ts';
 import { createSseReader } from './sse-lines.ts';
+import { OPENAI_BASE_URL } from './base-urls.ts';
 import { isObj, num, str, type Obj } from '../json/json-values.ts';
 
 
-export { OPENAI_BASE_URL } from './base-urls.ts';
-import { OPENAI_BASE_URL } from './base-urls.ts';
+export { OPENAI_BASE_URL };
 const API = 'The provider';
 
 /** Arguments to send back: what the model wrote when it was an object, `{}` when it was not (APIs refuse broken JSON there). */

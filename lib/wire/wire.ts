@@ -14,7 +14,7 @@ import { DoctorReportMessageSchema, RunDoctorMessageSchema } from './doctor.ts';
 import { HoldDoneMessageSchema, HoldMessageSchema, ReleaseAllMessageSchema, ReleaseHoldMessageSchema, RulesMessageSchema, SetRulesMessageSchema } from './intercept.ts';
 import { HeldFrameSchema, RuleSchema } from '../model/rules.ts';
 import { readRequestMessage, RequestMessageSchema, type RequestMessage } from './request.ts';
-import { liftFrame, putBackApart } from './frame-text.ts';
+import { liftFrame, putBackApart } from './envelope-text.ts';
 import { PLAYGROUND_CLIENT_MESSAGES, PLAYGROUND_SERVER_MESSAGES, PlaygroundKeysSchema } from './playground.ts';
 import { OAuthForgetMessageSchema, OAuthGuidedMessageSchema, OAuthGuidedStateMessageSchema, OAuthSettingsMessageSchema } from './oauth.ts';
 

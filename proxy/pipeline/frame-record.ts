@@ -25,8 +25,6 @@ export interface RecordedFrame {
   message?: unknown;
   /** A JSON-RPC message: the event's `rpc` is not `invalid`. */
   valid: boolean;
-  /** The recorded text is the text itself (no secret of the session was masked in it). */
-  exact: boolean;
 }
 
 export interface RecordOptions {
@@ -45,46 +43,53 @@ export function frameBytes(raw: string): number {
   return Buffer.byteLength(raw, 'utf8');
 }
 
+function parseOnce(raw: string, given: RecordOptions['parsed']): { value: unknown } | undefined {
+  if (given === 'not-json') return undefined;
+  if (given) return given;
+  try {
+    return { value: JSON.parse(raw) };
+  } catch {
+    return undefined;
+  }
+}
+
 /** Records `raw` once and parses it once; never throws. */
 export function recordFrame(trace: TraceRecorder, dir: FrameDir, raw: string, options: RecordOptions = {}): RecordedFrame {
-  let value: unknown;
-  if (options.parsed !== undefined && options.parsed !== 'not-json') value = options.parsed.value;
-  else {
-    try {
-      if (options.parsed === 'not-json') throw new SyntaxError('not JSON');
-      value = JSON.parse(raw);
-    } catch {
-      if (options.notJsonIsNoise) {
-        trace.record({ kind: 'noise', text: raw }, options.at);
-        return { json: false, valid: false, exact: false };
-      }
-      const event = trace.recordFrame(dir, raw, frameBytes(raw), INVALID, options.at);
-      return { event, json: false, valid: false, exact: event.raw === raw };
-    }
+  const parsed = parseOnce(raw, options.parsed);
+  if (!parsed) {
+    if (!options.notJsonIsNoise) return { event: trace.recordFrame(dir, raw, frameBytes(raw), INVALID, options.at), json: false, valid: false };
+    trace.record({ kind: 'noise', text: raw }, options.at);
+    return { json: false, valid: false };
   }
-  const shape = classifyMessage(value);
-  const event = trace.recordFrame(dir, raw, frameBytes(raw), shape, options.at, { value });
-  return { event, json: true, message: value, valid: shape.rpc !== 'invalid', exact: event.raw === raw };
+  const shape = classifyMessage(parsed.value);
+  const event = trace.recordFrame(dir, raw, frameBytes(raw), shape, options.at, parsed);
+  return { event, json: true, message: parsed.value, valid: shape.rpc !== 'invalid' };
 }
 
 /**
- * What a recording transport passes with each message it delivers: the record of the frame it
- * came in, so that the session's router can answer the page with the record's number (the page
- * has the frame already: it crosses to the page once) instead of the text a second time.
+ * What a transport passes with each message it delivers (the SDK Transport's `extra`): the exact
+ * text the message was parsed from — written and relayed as that text, never serialised again
+ * (a frame of any depth passes, issue 8) — and the record of its frame, so that the session's
+ * router can answer the page with the record's number (the page has the frame already: it crosses
+ * to the page once) instead of the text a second time.
  */
 export interface FrameExtra extends MessageExtraInfo {
+  text?: string;
   frame?: FrameEvent;
-  /** True when the record's text is exactly what the server sent (no secret was masked in it). */
-  frameExact?: boolean;
 }
 
 /** The `extra` a recording transport delivers a message with. */
-export function extraOf(recorded: RecordedFrame): FrameExtra | undefined {
-  return recorded.event ? { frame: recorded.event, frameExact: recorded.exact } : undefined;
+export function extraOf(recorded: RecordedFrame, text: string): FrameExtra {
+  return { text, frame: recorded.event };
 }
 
-/** The record that came with a message, if its transport keeps one. */
-export function frameOf(extra: MessageExtraInfo | undefined): { event: FrameEvent; exact: boolean } | undefined {
-  const frame = (extra as FrameExtra | undefined)?.frame;
-  return frame ? { event: frame, exact: (extra as FrameExtra).frameExact === true } : undefined;
+/** The exact text that came with a message, if its transport kept it. */
+export function textOfExtra(extra: MessageExtraInfo | undefined): string | undefined {
+  return (extra as FrameExtra | undefined)?.text;
+}
+
+/** The record of the message's frame, where the record's text is exactly what came (no secret was masked in it). */
+export function exactFrameOf(extra: MessageExtraInfo | undefined): FrameEvent | undefined {
+  const { frame, text } = (extra ?? {}) as FrameExtra;
+  return frame !== undefined && frame.raw === text ? frame : undefined;
 }

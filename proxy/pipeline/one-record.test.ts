@@ -18,7 +18,7 @@ import type { FrameEvent, TraceEvent } from '../../lib/wire/wire.ts';
 import { Engine } from '../engine/engine.ts';
 import { startGateway, type RunningGateway } from '../faces/gateway/gateway.ts';
 import { stopChild } from '../testing/children.ts';
-import { frameBytes, recordFrame } from './frame-record.ts';
+import { exactFrameOf, extraOf, frameBytes, recordFrame } from './frame-record.ts';
 import { TraceRecorder } from './trace-recorder.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -102,10 +102,19 @@ async function engineSession(config: Parameters<Engine['createSession']>[0]) {
 describe('recordFrame', () => {
   it('sizes in UTF-8 bytes, records text that is not JSON as it came, and never throws', () => {
     const trace = new TraceRecorder('s');
-    expect(recordFrame(trace, 'in', '{"a":"✓"}')).toMatchObject({ json: true, valid: false, exact: true });
+    const recorded = recordFrame(trace, 'in', '{"a":"✓"}');
+    expect(recorded).toMatchObject({ json: true, valid: false });
+    // Its record is exactly the text (nothing masked): a transport's extra names it as such.
+    expect(exactFrameOf(extraOf(recorded, '{"a":"✓"}'))).toBe(recorded.event);
+    const secret = '{"a":"a-secret-value-✓"}';
+    trace.secretValues = ['a-secret-value-✓'];
+    const masked = recordFrame(trace, 'in', secret);
+    expect(masked.event?.raw).not.toContain('a-secret-value');
+    expect(exactFrameOf(extraOf(masked, secret))).toBeUndefined();
+    trace.secretValues = [];
     expect(recordFrame(trace, 'in', 'not json at all', { notJsonIsNoise: true })).toMatchObject({ json: false, valid: false });
     expect(recordFrame(trace, 'out', '{"jsonrpc":"2.0",')).toMatchObject({ json: false, valid: false });
-    expect(trace.all().map((e) => (e.kind === 'frame' ? [e.kind, e.rpc, e.size] : [e.kind]))).toEqual([['frame', 'invalid', frameBytes('{"a":"✓"}')], ['noise'], ['frame', 'invalid', 17]]);
+    expect(trace.all().map((e) => (e.kind === 'frame' ? [e.kind, e.rpc, e.size] : [e.kind]))).toEqual([['frame', 'invalid', frameBytes('{"a":"✓"}')], ['frame', 'invalid', frameBytes(secret)], ['noise'], ['frame', 'invalid', 17]]);
     expect(frameBytes('✓')).toBe(3);
   });
 });

@@ -8,12 +8,13 @@
  * With no rule in force a frame costs one check: it is handed on as it came.
  */
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { classifyMessage } from '../../lib/trace/frame-classify.ts';
 import { stringifySafe } from '../../lib/json/safe-json.ts';
 import type { Direction } from '../../lib/model/rules.ts';
 import { Interceptor } from './interceptor.ts';
 import { rememberText, textOf } from './frame-text.ts';
+import { textOfExtra, type FrameExtra } from './frame-record.ts';
 import type { PipelineContext } from './context.ts';
 import type { HttpTap } from '../upstream/http/tap.ts';
 import type { StdioTapTransport } from '../upstream/stdio/transport.ts';
@@ -99,7 +100,7 @@ export interface RuledTransportOptions {
 export class RuledTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
-  onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
+  onmessage?: (message: JSONRPCMessage, extra?: FrameExtra) => void;
   private readonly core: Interceptor;
 
   /** The SDK's HTTP transports: completes a sign-in (session-oauth.ts looks for it). */
@@ -120,7 +121,7 @@ export class RuledTransport implements Transport {
     });
     inner.onmessage = (message, extra) => {
       if (!this.core.active) return this.onmessage?.(message, extra);
-      const raw = textOf(message) ?? stringifySafe(message) ?? '';
+      const raw = textOfExtra(extra) ?? textOf(message) ?? stringifySafe(message) ?? '';
       this.core.run('to-client', raw, (text, unchanged) => (unchanged ? this.onmessage?.(message, extra) : this.deliver(text))).catch((error: unknown) => this.warn(`A rule could not deliver a message from the server (${error instanceof Error ? error.message : String(error)}).`));
     };
     inner.onclose = () => {
@@ -178,8 +179,8 @@ export class RuledTransport implements Transport {
       this.warn("A rule's message toward Loupe's client is not valid JSON-RPC (not delivered).");
       return;
     }
-    rememberText(message, raw);
-    this.onmessage?.(message);
+    // Its text travels with it (no record: what the rule made was recorded as its intervention).
+    this.onmessage?.(message, { text: raw } satisfies FrameExtra);
   }
 
   private warn(message: string): void {

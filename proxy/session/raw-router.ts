@@ -16,7 +16,7 @@ import type { LoupeError, RequestId, RpcError } from '../../lib/wire/wire.ts';
 import type { TraceRecorder } from '../pipeline/trace-recorder.ts';
 import { stringifySafe } from '../../lib/json/safe-json.ts';
 import { textOf } from '../pipeline/frame-text.ts';
-import { frameOf } from '../pipeline/frame-record.ts';
+import { exactFrameOf, textOfExtra } from '../pipeline/frame-record.ts';
 
 /** `frame`: the exact text of the server's response, where the transport kept it (frame-text.ts). */
 export type RawOutcome = ({ ok: true; result: unknown } | { ok: false; error: RpcError | LoupeError }) & {
@@ -220,9 +220,8 @@ export class RawRouter {
   private take(message: JSONRPCMessage, extra: MessageExtraInfo | undefined): boolean {
     const m = message as { id?: RequestId; method?: unknown; result?: unknown; error?: RpcError };
     if (m.method !== undefined || m.id === undefined || this.waiting.size === 0 || !this.waiting.has(key(m.id))) return false;
-    const frame = textOf(message);
-    const record = frameOf(extra);
-    const frameSeq = record?.exact ? record.event.seq : undefined;
+    const frame = textOfExtra(extra) ?? textOf(message);
+    const frameSeq = exactFrameOf(extra)?.seq;
     this.settle(m.id, m.error !== undefined ? { ok: false, error: m.error, frame } : { ok: true, result: m.result, frame, frameSeq });
     return true;
   }

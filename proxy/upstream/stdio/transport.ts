@@ -16,7 +16,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { StdioConfig } from '../../../lib/model/server-config.ts';
 import type { LoupeError } from '../../../lib/wire/wire.ts';
 import { LineSplitter } from './line-splitter.ts';
-import { rememberText, textOf } from '../../pipeline/frame-text.ts';
+import { textOf } from '../../pipeline/frame-text.ts';
 import { extraOf, recordFrame, type FrameExtra } from '../../pipeline/frame-record.ts';
 import { stringifySafe } from '../../../lib/json/safe-json.ts';
 import type { TraceRecorder } from '../../pipeline/trace-recorder.ts';
@@ -249,9 +249,8 @@ export class StdioTapTransport implements Transport {
       this.trace.record({ kind: 'transport', level: 'warn', message: 'Server sent JSON that is not a valid JSON-RPC message (not delivered)' });
       return;
     }
-    const message = frame.message as JSONRPCMessage;
-    rememberText(message, line); // relayed as text (frame-text.ts)
-    this.onmessage?.(message, extraOf(frame));
+    // The line travels with the message: relayed as that text, answered by its record's number.
+    this.onmessage?.(frame.message as JSONRPCMessage, extraOf(frame, line));
   }
 
   private onStderr(chunk: Buffer): void {
