@@ -81,8 +81,12 @@ export class BenchWireClient {
         }
         if (message.frameSeq !== undefined) {
           const key = `${message.session}:${message.frameSeq}`;
-          message.result = JSON.parse(this.#frames.get(key).raw).result;
+          const frame = this.#frames.get(key);
           this.#frames.delete(key);
+          // A missing frame fails the call (inside the benchmark's cleanup), not the socket's handler,
+          // which would end the process and leave its Loupe and floor running.
+          if (frame) message.result = JSON.parse(frame.raw).result;
+          else Object.assign(message, { ok: false, error: { code: 'BAD_MESSAGE', message: `frame ${message.frameSeq} never came` } });
         }
         const resolve = this.#pending.get(message.id);
         if (resolve) {
