@@ -146,7 +146,7 @@ describe('synthArguments: hostile schemas end in a reason, never a throw', () =>
     const names = Array.from({ length: 100_000 }, (_, i) => `p${i}`);
     const started = Date.now();
     expect(synthArguments({ type: 'object', required: names }, unchecked({ type: 'object', required: names }))).toMatchObject({ ok: false, reason: expect.stringMatching(/more than 10000 values/) });
-    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(Date.now() - started, 'linear work, not one pass per property').toBeLessThan(10_000);
   });
 
   it('sizes no one can make', () => {

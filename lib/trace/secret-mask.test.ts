@@ -58,7 +58,7 @@ describe('secretScrubber', () => {
   it('takes linear time on a run of backslashes (a peer may send a megabyte of them)', () => {
     const started = performance.now();
     expect(secretScrubber(['/starts-with-a-slash-0123'])('\\'.repeat(1_000_000))).toHaveLength(1_000_000);
-    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(performance.now() - started, 'linear, not quadratic (hours)').toBeLessThan(10_000);
   });
 
   it('leaves other text, short values and masks alone', () => {

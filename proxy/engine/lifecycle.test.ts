@@ -103,8 +103,10 @@ describe('connect lifecycle (in process)', () => {
     const { groups } = await groupsOnceRunning(process.pid, [/never-initialize\.mjs/]);
     const started = Date.now();
     client.send({ type: 'disconnect', session: id });
-    const info = await client.waitForStatus(id, ['disconnected'], 5_000);
-    expect(Date.now() - started, 'SIGTERM ignored: SIGKILL after the grace').toBeLessThan(3_500);
+    // SIGTERM ignored: SIGKILL after the grace (2 s), where a missing kill would leave it connecting
+    // for ever. The bound only tells the two apart (issue 22: no test depends on a quiet machine).
+    const info = await client.waitForStatus(id, ['disconnected'], 30_000);
+    expect(Date.now() - started, 'SIGTERM ignored: SIGKILL after the grace').toBeLessThan(30_000);
     expect(info.error).toMatchObject({ code: 'CANCELLED', message: expect.stringContaining('Cancelled by you') });
     expect(liveIn(groups)).toEqual([]);
   });
@@ -138,9 +140,10 @@ describe('connect lifecycle (in process)', () => {
     const started = Date.now();
     client.send({ type: 'connect', session: id, config: fixture('never-initialize.mjs'), connectTimeoutMs: 1_200 });
     await client.until(() => client.status(id)?.status === 'connecting' && client.status(id)?.connectTimeoutMs === 1_200, 5_000);
-    const again = await client.waitForStatus(id, ['failed'], 6_000);
+    // The connect timeout given (1.2 s), not the default (30 s) nor none: the sentence names it.
+    const again = await client.waitForStatus(id, ['failed'], 25_000);
     expect(again.error?.message).toContain('within 1.2 s');
-    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(Date.now() - started).toBeLessThan(25_000);
   });
 
   it('the leader exits on SIGTERM, a grandchild ignoring it is SIGKILLed after the grace', async () => {
@@ -161,7 +164,7 @@ describe('pending requests die with their transport', () => {
     await client.waitForStatus(id, ['connected'], 10_000);
     const started = Date.now();
     const answer = await client.request(id, 'tools/call', { name: 'crash', arguments: {} });
-    expect(Date.now() - started, 'not the 60 s request timeout').toBeLessThan(2_000);
+    expect(Date.now() - started, 'not the 60 s request timeout').toBeLessThan(30_000);
     expect(answer).toMatchObject({ ok: false, error: { code: 'EXITED', message: 'The server exited with code 3 while this request was pending.' } });
     const error = (answer as { error: { detail?: { stderrTail?: string; exitCode?: number } } }).error;
     expect(error.detail).toMatchObject({ exitCode: 3, stderrTail: expect.stringContaining('fatal: out of widgets') });
@@ -174,7 +177,8 @@ describe('pending requests die with their transport', () => {
     await client.waitForStatus(id, ['connected'], 10_000);
     const started = Date.now();
     const answer = await client.request(id, 'tools/call', { name: 'take_text', arguments: { text: 'x'.repeat(20 * 1024 * 1024) } });
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // At once, not at the 60 s request timeout (10 s was seen here with every suite running at once).
+    expect(Date.now() - started, 'not the 60 s request timeout').toBeLessThan(30_000);
     expect(answer).toMatchObject({ ok: false, error: { message: expect.stringContaining('exited with code 4') } });
     expect(JSON.stringify(answer)).toContain('a line over 1048576 bytes');
   });

@@ -178,7 +178,7 @@ describe('failures of the connection', () => {
         stop.abort();
       },
     });
-    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(Date.now() - started, 'stopped, not the reply 30 s later').toBeLessThan(20_000);
     expect(outcome).toEqual({ ok: false, error: { code: 'CANCELLED', message: 'Stopped: Loupe cancelled the call to the model.' } });
     expect(deltas).toEqual([{ type: 'text', text: 'Thinking' }]);
     expect(event).toMatchObject({ status: 200, error: 'Stopped: Loupe cancelled the call to the model.' });

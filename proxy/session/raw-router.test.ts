@@ -59,10 +59,10 @@ describe('RawRouter: the session times every request, for every face', () => {
     const { router, close } = await connected();
     const controller = new AbortController();
     setTimeout(() => controller.abort('Cancelled by the user'), 50);
-    const outcome = await router.request('tools/call', { name: 'wait', arguments: { ms: 2_000 } }, { signal: controller.signal });
+    const outcome = await router.request('tools/call', { name: 'wait', arguments: { ms: 20_000 } }, { signal: controller.signal });
     expect(outcome).toMatchObject({ ok: false, error: { code: 'CANCELLED', message: 'Cancelled by the user' } });
     expect(outcome.durationMs).toBeGreaterThanOrEqual(45);
-    expect(outcome.durationMs).toBeLessThan(2_000);
+    expect(outcome.durationMs, 'timed to the cancellation, not to the answer 20 s later').toBeLessThan(15_000);
     await close();
   });
 });

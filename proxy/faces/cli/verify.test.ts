@@ -147,9 +147,9 @@ describe('verify against the fixture', () => {
 
     const live = await open(fixture('hang'));
     const started = Date.now();
-    const stillHanging = await runVerify(live, trace, { ignore: [], timeoutMs: 5_000 });
+    const stillHanging = await runVerify(live, trace, { ignore: [], timeoutMs: 40_000 });
     // Cancelled at the end of the replay, not left to its timeout.
-    expect(Date.now() - started).toBeLessThan(2_500);
+    expect(Date.now() - started, 'cancelled, not left to the 40 s timeout').toBeLessThan(20_000);
     expect(stillHanging.notCompared.map((n) => n.why)).toEqual(['no answer in the recording: replayed, not compared (live: still waiting at the end, cancelled)']);
     const cancelled = live.trace.all().filter((e) => e.kind === 'frame' && e.dir === 'out' && e.method === 'notifications/cancelled');
     expect(cancelled).toHaveLength(1);

@@ -146,7 +146,7 @@ describe('calls', () => {
     tab.receive({ type: 'playground-cancel', requestId: 'slow' });
     const reply = await tab.next('playground-reply', 'slow');
     expect(reply.error).toEqual({ code: 'CANCELLED', message: 'Stopped: Loupe cancelled the call to the model.' });
-    expect(Date.now() - before).toBeLessThan(4_000);
+    expect(Date.now() - before, 'stopped, not the reply 30 s later').toBeLessThan(20_000);
     expect(session.trace.all().find((e) => e.seq === reply.exchangeSeq)).toMatchObject({ kind: 'provider', error: 'Stopped: Loupe cancelled the call to the model.' });
   });
 
