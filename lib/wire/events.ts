@@ -37,6 +37,11 @@ export const FrameEventSchema = z.object({
   round: z.object({ call: RequestIdSchema, n: z.number() }).optional(),
   /** This frame is what went on after an intervention (issue 13): the seq of that `intervention` event. */
   intervention: z.number().optional(),
+  /**
+   * Set on a frame between Loupe and an MCP Apps view (issue 24), not the server: the view's id
+   * (`v1`, `v2`…). `in` is view→host, `out` host→view; requests pair with responses per view.
+   */
+  view: z.string().optional(),
 });
 export type FrameEvent = z.infer<typeof FrameEventSchema>;
 
