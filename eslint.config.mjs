@@ -34,6 +34,8 @@ const RULES = [
   { files: ['proxy/engine/**/*.ts'], ban: [...PROXY, ...TESTING, '**/faces/**', '**/command-line/**'] },
   // A session knows its connection, not who holds it.
   { files: ['proxy/session/**/*.ts'], ban: [...PROXY, ...TESTING, '**/engine/**', '**/faces/**', '**/command-line/**'] },
+  // MCP Apps (issue 24): hosts a view over a session, for the page's face; knows no engine or face.
+  { files: ['proxy/apps/**/*.ts'], ban: [...PROXY, ...TESTING, '**/engine/**', '**/faces/**', '**/command-line/**'] },
   // The pipeline and the upstreams move frames; they know no session, engine or face.
   { files: ['proxy/pipeline/**/*.ts', 'proxy/upstream/**/*.ts', 'proxy/system/**/*.ts', 'proxy/listen/**/*.ts'], ban: [...PROXY, ...TESTING, ...BELOW_SESSION] },
   { files: ['components/**/*.ts', 'components/**/*.tsx'], ban: ['**/proxy/**', '**/app/**', 'ws', 'node:*'] },

@@ -4,7 +4,7 @@ import { DEFAULT_CHOICE, declaredCapabilities, declaredList, readChoice, setChoi
 describe('client capability choice', () => {
   it('defaults to everything on', () => {
     expect(Object.values(DEFAULT_CHOICE).every((v) => v === true)).toBe(true);
-    expect(declaredList(DEFAULT_CHOICE)).toEqual(['sampling', 'sampling.tools', 'elicitation.form', 'elicitation.url', 'roots', 'roots.listChanged', 'tasks']);
+    expect(declaredList(DEFAULT_CHOICE)).toEqual(['sampling', 'sampling.tools', 'elicitation.form', 'elicitation.url', 'roots', 'roots.listChanged', 'tasks', 'extensions.io.modelcontextprotocol/ui']);
   });
 
   it('reads partial or broken stored choices', () => {
@@ -31,6 +31,8 @@ describe('declaredCapabilities', () => {
       elicitation: { form: {}, url: {} },
       roots: { listChanged: true },
       tasks: { list: {}, cancel: {}, requests: { sampling: { createMessage: {} }, elicitation: { create: {} } } },
+      // MCP Apps (issue 24): the extension, with the one MIME type Loupe renders.
+      extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } },
     });
   });
   it('leaves out what is off', () => {

@@ -6,6 +6,7 @@
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { ClientCapabilityChoiceSchema, type ClientCapabilityChoice } from '../wire/wire.ts';
 import { TASKS_EXTENSION } from '../model/modern-meta.ts';
+import { APP_MIME, APPS_EXTENSION } from '../apps/meta.ts';
 
 export const DEFAULT_CHOICE: ClientCapabilityChoice = ClientCapabilityChoiceSchema.parse({});
 
@@ -20,7 +21,11 @@ export const CHOICES: ReadonlyArray<{ key: ChoiceKey; label: string; parent?: Ch
   { key: 'roots', label: 'Roots', declares: 'roots' },
   { key: 'rootsListChanged', label: 'Roots list_changed', parent: 'roots', declares: 'roots.listChanged' },
   { key: 'tasks', label: 'Tasks', declares: 'tasks' },
+  { key: 'apps', label: 'MCP Apps (views)', declares: 'extensions.io.modelcontextprotocol/ui' },
 ];
+
+/** The MCP Apps extension as Loupe declares it (issue 24): views of this MIME type only. */
+export const APPS_DECLARATION = { [APPS_EXTENSION]: { mimeTypes: [APP_MIME] } };
 
 /** Read a stored or partial choice; unknown keys are ignored, missing ones take the default. */
 export function readChoice(value: unknown): ClientCapabilityChoice {
@@ -61,6 +66,7 @@ export function declaredCapabilities(choice: ClientCapabilityChoice): ClientCapa
       },
     };
   }
+  if (choice.apps) caps.extensions = { ...APPS_DECLARATION };
   return caps;
 }
 
@@ -78,6 +84,6 @@ export function modernCapabilities(choice: ClientCapabilityChoice): Record<strin
     caps.elicitation = { ...(choice.elicitationForm ? { form: {} } : {}), ...(choice.elicitationUrl ? { url: {} } : {}) };
   }
   if (choice.roots) caps.roots = {};
-  if (choice.tasks) caps.extensions = { [TASKS_EXTENSION]: {} };
+  if (choice.tasks || choice.apps) caps.extensions = { ...(choice.tasks ? { [TASKS_EXTENSION]: {} } : {}), ...(choice.apps ? APPS_DECLARATION : {}) };
   return caps;
 }

@@ -137,13 +137,13 @@ describe('recordedModern', () => {
 
 describe('recordedClientChoice of a 2026-07-28 recording', () => {
   it('reads the capabilities of the _meta envelope, tasks from the extension', () => {
-    expect(recordedClientChoice(planReplay(modern))).toEqual({ sampling: true, samplingTools: false, elicitationForm: true, elicitationUrl: false, roots: true, rootsListChanged: false, tasks: true });
+    expect(recordedClientChoice(planReplay(modern))).toEqual({ sampling: true, samplingTools: false, elicitationForm: true, elicitationUrl: false, roots: true, rootsListChanged: false, tasks: true, apps: false });
   });
 
   it('declares no tasks when the extension is absent', () => {
     const bare = { ...META, 'io.modelcontextprotocol/clientCapabilities': { elicitation: { url: {} } } };
     const plan = planReplay(traceOf([['out', { jsonrpc: '2.0', id: 'loupe-1', method: 'tools/list', params: { _meta: bare } }]]));
-    expect(recordedClientChoice(plan)).toEqual({ sampling: false, samplingTools: false, elicitationForm: false, elicitationUrl: true, roots: false, rootsListChanged: false, tasks: false });
+    expect(recordedClientChoice(plan)).toEqual({ sampling: false, samplingTools: false, elicitationForm: false, elicitationUrl: true, roots: false, rootsListChanged: false, tasks: false, apps: false });
   });
 
   it('has none to read when no replayed request carries the envelope', () => {

@@ -129,6 +129,7 @@ export function recordedClientChoice(plan: ReplayPlan): ClientCapabilityChoice |
     roots: caps.roots !== undefined,
     rootsListChanged: isRecord(caps.roots) && caps.roots.listChanged === true,
     tasks: caps.tasks !== undefined || (isRecord(caps.extensions) && caps.extensions[TASKS_EXTENSION] !== undefined),
+    apps: isRecord(caps.extensions) && caps.extensions['io.modelcontextprotocol/ui'] !== undefined,
   };
 }
 

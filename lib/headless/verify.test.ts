@@ -83,7 +83,7 @@ describe('planReplay', () => {
   });
 
   it('reads the client capabilities the recording declared', () => {
-    expect(recordedClientChoice(plan)).toEqual({ sampling: true, samplingTools: false, elicitationForm: false, elicitationUrl: false, roots: true, rootsListChanged: true, tasks: false });
+    expect(recordedClientChoice(plan)).toEqual({ sampling: true, samplingTools: false, elicitationForm: false, elicitationUrl: false, roots: true, rootsListChanged: true, tasks: false, apps: false });
     const bare = planReplay(traceOf([['out', req(0, 'initialize', { capabilities: { elicitation: {}, tasks: {} } })]]));
     expect(recordedClientChoice(bare)).toMatchObject({ elicitationForm: true, elicitationUrl: false, tasks: true, roots: false });
   });

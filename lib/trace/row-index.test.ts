@@ -91,7 +91,7 @@ describe('TraceIndex', () => {
   });
 
   it('marks server→client requests for capabilities the client did not declare, once they are known', () => {
-    const caps: ClientCapabilityChoice = { sampling: false, samplingTools: false, elicitationForm: true, elicitationUrl: false, roots: true, rootsListChanged: true, tasks: true };
+    const caps: ClientCapabilityChoice = { sampling: false, samplingTools: false, elicitationForm: true, elicitationUrl: false, roots: true, rootsListChanged: true, tasks: true, apps: false };
     const { frame } = builder();
     const events = [
       frame('in', { jsonrpc: '2.0', id: 0, method: 'sampling/createMessage', params: { messages: [] } }),

@@ -12,20 +12,21 @@
  * only on a modern session; a 2025 session pays one `includes` per request it sends. A `spec`
  * event (issue 14: a frame breaks its version's schema) is no row: it marks its frame's row.
  */
-import { eventKindLabel, summarise, type HistoryRow } from './trace.ts';
+import type { HistoryRow } from './trace.ts';
 import { cancelledRequestId, capabilityViolation, declaredInInitialize, frameViolations, parseFrame, requiredCapabilities, type Violation } from './violations.ts';
 import { deprecatedMethodViolation, frameEra, headerViolation, isMcpPost, pickBody, resultTypeViolation, serverAccepted, sessionIdViolation, standaloneGetViolation, type Era } from './violations-modern.ts';
 import type { ClientCapabilityChoice, FrameEvent, HttpEvent, RequestId, StderrEvent, TraceEvent } from '../wire/wire.ts';
 import { schemaReferenceUrl, type SpecEvent } from '../wire/events.ts';
-import { firstLine } from '../content/text-lines.ts';
+import { otherRow } from './other-rows.ts';
 
 /** Stderr text kept for the stderr stream (the rows keep every chunk too, within the event cap). */
 const STDERR_KEEP_CHARS = 64 * 1024;
 /** Bodies sent on a modern session still waiting for their HTTP exchange (stdio sends none: bounded). */
 const BODIES_KEPT = 64;
 
-function keyOf(requestDir: FrameEvent['dir'], id: RequestId): string {
-  return `${requestDir}\u0000${typeof id}\u0000${String(id)}`;
+/** `view`: the MCP Apps view a frame belongs to (issue 24): its ids are its own, paired apart from the server's. */
+function keyOf(requestDir: FrameEvent['dir'], id: RequestId, view?: string): string {
+  return `${view ?? ''}\u0000${requestDir}\u0000${typeof id}\u0000${String(id)}`;
 }
 
 function opposite(dir: FrameEvent['dir']): FrameEvent['dir'] {
@@ -34,37 +35,6 @@ function opposite(dir: FrameEvent['dir']): FrameEvent['dir'] {
 
 function addViolation(row: HistoryRow, violation: Violation): void {
   (row.violations ??= []).push(violation);
-}
-
-function httpRow(base: HistoryRow, event: HttpEvent): HistoryRow {
-  const sse = event.contentType?.includes('text/event-stream') === true && event.status !== undefined && event.status < 300;
-  const summary = `${sse ? 'SSE stream opened: ' : ''}${summarise(event)}${event.contentType ? ` (${event.contentType.split(';')[0]})` : ''}`;
-  const httpSessionId = event.responseHeaders?.['mcp-session-id'] ?? event.requestHeaders['mcp-session-id'];
-  const isError = event.error !== undefined || (event.status !== undefined && event.status >= 400);
-  return { ...base, summary, latencyMs: event.durationMs, size: event.bodySize, httpSessionId, isError: isError || undefined };
-}
-
-/** A row for an event that is neither a frame nor about one. */
-function otherRow(event: Exclude<TraceEvent, FrameEvent | SpecEvent>): HistoryRow {
-  const base: HistoryRow = { seq: event.seq, ts: event.ts, kind: eventKindLabel(event), event };
-  switch (event.kind) {
-    case 'http':
-      return httpRow(base, event);
-    case 'noise':
-      return { ...base, dir: 'in', size: event.text.length, summary: event.text, violations: [{ code: 'stdout-noise', message: 'A line on stdout that is not JSON-RPC (stdout is reserved for protocol messages).' }] };
-    case 'stderr':
-      return { ...base, size: event.text.length, summary: firstLine(event.text) };
-    case 'exit':
-      return { ...base, summary: summarise(event), isError: event.code !== 0 || event.signal !== null || undefined };
-    case 'transport':
-      return { ...base, summary: summarise(event), isError: event.level === 'error' || undefined };
-    case 'auth':
-      return { ...base, summary: summarise(event), isError: event.status === 'failed' || undefined };
-    case 'intervention':
-      return { ...base, dir: event.dir, method: event.method, size: event.original.length, summary: summarise(event) };
-    case 'provider':
-      return { ...base, summary: summarise(event), latencyMs: event.durationMs, size: event.responseBody.length, isError: event.error !== undefined || (event.status ?? 0) >= 400 || undefined };
-  }
 }
 
 export interface AppendResult {
@@ -227,6 +197,7 @@ export class TraceIndex {
 
   private frameRow(event: FrameEvent, touched: HistoryRow[]): HistoryRow {
     const row: HistoryRow = { seq: event.seq, ts: event.ts, kind: event.rpc, event, dir: event.dir, method: event.method, id: event.id, size: event.size, origin: event.origin };
+    if (event.view !== undefined) return this.viewFrameRow(row, event, touched);
     for (const violation of frameViolations(event)) addViolation(row, violation);
     const era = event.dir === 'out' ? this.noteEra(event) : this.sessionEra;
     if (era === 'modern') this.modernFrame(row, event);
@@ -245,6 +216,19 @@ export class TraceIndex {
       default:
         break;
     }
+    return row;
+  }
+
+  /**
+   * A frame between Loupe and an MCP Apps view (issue 24): paired with its partner within the
+   * view, and judged by nothing of the server's protocol (its methods are the view's: `ui/…`).
+   */
+  private viewFrameRow(row: HistoryRow, event: FrameEvent, touched: HistoryRow[]): HistoryRow {
+    if (event.rpc === 'error') row.isError = true;
+    if (event.rpc === 'request' && event.id !== undefined) {
+      row.pending = true;
+      this.open.set(keyOf(event.dir, event.id, event.view), row);
+    } else if (event.rpc === 'response' || event.rpc === 'error') this.response(row, event, touched);
     return row;
   }
 
@@ -342,7 +326,7 @@ export class TraceIndex {
       return;
     }
     if (event.rpc === 'response' && event.raw.includes('"isError":true')) row.isError = true;
-    const key = keyOf(opposite(event.dir), event.id);
+    const key = keyOf(opposite(event.dir), event.id, event.view);
     const request = this.open.get(key);
     if (request) {
       this.open.delete(key);

@@ -266,7 +266,7 @@ describe('TraceIndex on 2026-07-28 sessions', () => {
     s.post(PING, { status: 404, requestHeaders: modernHeaders('ping') }, NOT_FOUND);
     s.wire('in', '{"jsonrpc":"2.0","id":0,"method":"sampling/createMessage","params":{"messages":[],"maxTokens":10}}');
     s.add(exchange({ method: 'GET', status: 405, requestHeaders: { accept: 'text/event-stream' } }));
-    const none = { sampling: false, samplingTools: false, elicitationForm: false, elicitationUrl: false, roots: false, rootsListChanged: false, tasks: false };
+    const none = { sampling: false, samplingTools: false, elicitationForm: false, elicitationUrl: false, roots: false, rootsListChanged: false, tasks: false, apps: false };
     expect(violations(TraceIndex.from(s.events, none))).toEqual(['#1 deprecated-method', '#4 deprecated-method', '#5 deprecated-method']);
   });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { cancelledRequestId, capabilityViolation, declaredInInitialize, frameViolations, requiredCapabilities, specLabel, VIOLATION_LABELS } from './violations.ts';
 import type { ClientCapabilityChoice } from '../wire/wire.ts';
 
-const none: ClientCapabilityChoice = { sampling: false, samplingTools: false, elicitationForm: false, elicitationUrl: false, roots: false, rootsListChanged: false, tasks: false };
+const none: ClientCapabilityChoice = { sampling: false, samplingTools: false, elicitationForm: false, elicitationUrl: false, roots: false, rootsListChanged: false, tasks: false, apps: false };
 
 describe('frameViolations', () => {
   it('finds nothing on a valid frame, without parsing it', () => {

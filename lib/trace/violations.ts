@@ -186,5 +186,6 @@ export function declaredInInitialize(frame: FrameText): ClientCapabilityChoice |
     roots: has(caps, 'roots'),
     rootsListChanged: sub(caps, 'roots')?.listChanged === true,
     tasks: has(caps, 'tasks'),
+    apps: has(sub(caps, 'extensions'), 'io.modelcontextprotocol/ui'),
   };
 }

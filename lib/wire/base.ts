@@ -44,6 +44,9 @@ export const LoupeErrorCodeSchema = z.enum([
   // 2026-07-28 multi round trip (issue 12): the server kept asking, or the input was not given.
   'TOO_MANY_ROUNDS',
   'INPUT_REFUSED',
+  /** An MCP Apps view could not be opened or acted on (issue 24); the message says why. */
+  'VIEW',
+  'NO_VIEW',
 ]);
 export type LoupeErrorCode = z.infer<typeof LoupeErrorCodeSchema>;
 
@@ -95,6 +98,8 @@ export const ClientCapabilityChoiceSchema = z.object({
   roots: z.boolean().default(true),
   rootsListChanged: z.boolean().default(true),
   tasks: z.boolean().default(true),
+  /** MCP Apps (issue 24): the `io.modelcontextprotocol/ui` extension, with its one MIME type. */
+  apps: z.boolean().default(true),
 });
 export type ClientCapabilityChoice = z.infer<typeof ClientCapabilityChoiceSchema>;
 

@@ -42,6 +42,8 @@ export const FrameEventSchema = z.object({
    * (`v1`, `v2`…). `in` is view→host, `out` host→view; requests pair with responses per view.
    */
   view: z.string().optional(),
+  /** Set on a request Loupe sent the server for an MCP Apps view (its `tools/call`, `resources/read`): that view's id. */
+  byView: z.string().optional(),
 });
 export type FrameEvent = z.infer<typeof FrameEventSchema>;
 

@@ -16,6 +16,7 @@ import { HeldFrameSchema, RuleSchema } from '../model/rules.ts';
 import { readRequestMessage, RequestMessageSchema, type RequestMessage } from './request.ts';
 import { liftFrame, putBackApart } from './envelope-text.ts';
 import { PLAYGROUND_CLIENT_MESSAGES, PLAYGROUND_SERVER_MESSAGES, PlaygroundKeysSchema } from './playground.ts';
+import { APPS_CLIENT_MESSAGES, APPS_SERVER_MESSAGES } from './apps.ts';
 import { OAuthForgetMessageSchema, OAuthGuidedMessageSchema, OAuthGuidedStateMessageSchema, OAuthSettingsMessageSchema } from './oauth.ts';
 
 // The `request` envelope is defined beside its hand-written reader (request.ts); its names stay here too.
@@ -28,6 +29,7 @@ export * from './modern.ts';
 export * from './doctor.ts';
 export * from './intercept.ts';
 export * from './playground.ts';
+export * from './apps.ts';
 
 export const WIRE_VERSION = 1;
 
@@ -192,6 +194,7 @@ export const ClientMessageSchema = z.discriminatedUnion('type', [
   ReleaseHoldMessageSchema,
   ReleaseAllMessageSchema,
   ...PLAYGROUND_CLIENT_MESSAGES,
+  ...APPS_CLIENT_MESSAGES,
 ]);
 export type ClientMessage = z.infer<typeof ClientMessageSchema>;
 export type SendRawMessage = z.infer<typeof SendRawMessageSchema>;
@@ -344,6 +347,7 @@ export const ServerMessageSchema = z.discriminatedUnion('type', [
   HoldMessageSchema,
   HoldDoneMessageSchema,
   ...PLAYGROUND_SERVER_MESSAGES,
+  ...APPS_SERVER_MESSAGES,
 ]);
 export type ServerMessage = z.infer<typeof ServerMessageSchema>;
 export type SnapshotMessage = z.infer<typeof SnapshotMessageSchema>;

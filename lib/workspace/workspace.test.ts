@@ -258,7 +258,7 @@ describe('serializeWorkspace: extras and secrets', () => {
     expect(serializeWorkspace(w)).not.toContain('x-mcp-loupe');
     w.servers[1].extras = {
       savedCalls: [{ name: 'echo hi', kind: 'tool', target: 'echo', arguments: { message: 'hi' } }, { name: 'readme', kind: 'resource', target: 'file:///README.md' }],
-      clientCapabilities: { sampling: false, samplingTools: false, elicitationForm: true, elicitationUrl: true, roots: true, rootsListChanged: true, tasks: false },
+      clientCapabilities: { sampling: false, samplingTools: false, elicitationForm: true, elicitationUrl: true, roots: true, rootsListChanged: true, tasks: false, apps: false },
     };
     const out = serializeWorkspace(w);
     expect(Object.keys(JSON.parse(out))).toEqual(['mcpServers', 'x-mcp-loupe']);

@@ -34,6 +34,8 @@ export interface RecordOptions {
   notJsonIsNoise?: boolean;
   /** The medium parsed the text already (an HTTP body, for its batches): its value, or `not-json`. No second parse. */
   parsed?: { value: unknown } | 'not-json';
+  /** A frame between Loupe and an MCP Apps view (issue 24), not the server: the view's id. */
+  view?: string;
 }
 
 const INVALID = { rpc: 'invalid' } as const;
@@ -57,12 +59,12 @@ function parseOnce(raw: string, given: RecordOptions['parsed']): { value: unknow
 export function recordFrame(trace: TraceRecorder, dir: FrameDir, raw: string, options: RecordOptions = {}): RecordedFrame {
   const parsed = parseOnce(raw, options.parsed);
   if (!parsed) {
-    if (!options.notJsonIsNoise) return { event: trace.recordFrame(dir, raw, frameBytes(raw), INVALID, options.at), json: false, valid: false };
+    if (!options.notJsonIsNoise) return { event: trace.recordFrame(dir, raw, frameBytes(raw), INVALID, options.at, undefined, options.view), json: false, valid: false };
     trace.record({ kind: 'noise', text: raw }, options.at);
     return { json: false, valid: false };
   }
   const shape = classifyMessage(parsed.value);
-  const event = trace.recordFrame(dir, raw, frameBytes(raw), shape, options.at, parsed);
+  const event = trace.recordFrame(dir, raw, frameBytes(raw), shape, options.at, parsed, options.view);
   return { event, json: true, message: parsed.value, valid: shape.rpc !== 'invalid' };
 }
 

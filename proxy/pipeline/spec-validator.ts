@@ -145,7 +145,8 @@ class SpecValidator {
 
   // The hot path: called inside `trace.record`, for every event of the session.
   private listen(event: TraceEvent, parsed: { value: unknown } | undefined): void {
-    if (event.kind !== 'frame') return;
+    // A frame between Loupe and an MCP Apps view (issue 24) is the view's protocol, not the server's.
+    if (event.kind !== 'frame' || event.view !== undefined) return;
     let request: Pending | undefined;
     if (event.id !== undefined && event.method !== undefined) {
       this.pending.set(keyOf(event.dir, event.id), { method: event.method, frame: event });

@@ -78,6 +78,14 @@ export class TraceRecorder {
     this.rounds.set(`${typeof id}:${id}`, round);
   }
 
+  /** Requests sent for an MCP Apps view (issue 24), by their JSON-RPC id: the view's id. */
+  private readonly byViews = new Map<string, string>();
+
+  /** The outgoing request with this id was sent for view `view`: its frame says so. */
+  expectByView(id: string | number, view: string): void {
+    this.byViews.set(`${typeof id}:${id}`, view);
+  }
+
   private values: readonly string[] = [];
   private scrub: Scrub = secretScrubber([]);
 
@@ -112,10 +120,11 @@ export class TraceRecorder {
    * A frame, built as its final object at once (the hot path of a flood: `record` copies its input
    * once more). pipeline/frame-record.ts is its one caller.
    */
-  recordFrame(dir: 'in' | 'out', raw: string, size: number, shape: FrameShape, at?: number, parsed?: { value: unknown }): FrameEvent {
+  recordFrame(dir: 'in' | 'out', raw: string, size: number, shape: FrameShape, at?: number, parsed?: { value: unknown }, view?: string): FrameEvent {
     const event: FrameEvent = { kind: 'frame', dir, raw, size, rpc: shape.rpc, session: this.session, seq: ++this.seq, ts: at ?? now() };
     if (shape.method !== undefined) event.method = shape.method;
     if (shape.id !== undefined) event.id = shape.id;
+    if (view !== undefined) event.view = view;
     return this.commit(event, parsed) as FrameEvent;
   }
 
@@ -133,6 +142,14 @@ export class TraceRecorder {
       if (origin) {
         this.origins.delete(event.raw);
         event.origin = origin;
+      }
+    }
+    if (this.byViews.size > 0 && event.kind === 'frame' && event.dir === 'out' && event.id !== undefined && event.view === undefined) {
+      const key = `${typeof event.id}:${event.id}`;
+      const view = this.byViews.get(key);
+      if (view !== undefined) {
+        this.byViews.delete(key);
+        event.byView = view;
       }
     }
     if (this.rounds.size > 0 && event.kind === 'frame' && event.dir === 'out' && event.id !== undefined) {

@@ -52,6 +52,8 @@ export interface RouterRequestOptions {
   onProgress?: (progress: ProgressParams) => void;
   /** This request re-sends an earlier one after an `input_required` result (issue 12): its frame is marked. */
   round?: { call: RequestId; n: number };
+  /** This request is an MCP Apps view's (issue 24): its frame names the view. */
+  byView?: string;
 }
 
 const key = (id: RequestId): string => `${typeof id}:${id}`;
@@ -137,6 +139,7 @@ export class RawRouter {
     }
     const message = { jsonrpc: '2.0' as const, id, method, ...(sendParams !== undefined ? { params: sendParams } : {}) };
     if (options.round) this.trace.expectRound(id, options.round);
+    if (options.byView !== undefined) this.trace.expectByView(id, options.byView);
     const answer = this.wait(id);
     const onAbort = () => this.cancel(id, options.signal.reason);
     options.signal.addEventListener('abort', onAbort, { once: true });

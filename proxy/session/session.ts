@@ -270,7 +270,7 @@ export class Session {
     const onProgress = options.onProgress;
     const send = () =>
       raw.request(method, params, {
-        signal: controller.signal,
+        signal: controller.signal, byView: options.byView,
         onProgress: onProgress
           ? (p) => {
               timer.progressed();

@@ -11,6 +11,8 @@ export interface RequestOptions {
   resetTimeoutOnProgress?: boolean;
   maxTotalTimeoutMs?: number;
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  /** The request is an MCP Apps view's (issue 24): its frame names the view. */
+  byView?: string;
 }
 
 /** How Loupe plays the client's part on a connection (issue 4): chosen at connect time. */

@@ -15,7 +15,7 @@ export class FakeSocket {
   readonly apart: string[] = [];
   /** Those not yet put back into the `events` message that names them. */
   private waitingApart: string[] = [];
-  private readonly handlers = new Map<string, (...args: unknown[]) => void>();
+  private readonly handlers = new Map<string, Array<(...args: unknown[]) => void>>();
 
   send(data: string | Buffer): void {
     if (typeof data !== 'string') {
@@ -32,16 +32,33 @@ export class FakeSocket {
   }
 
   on(event: string, handler: (...args: unknown[]) => void): this {
-    this.handlers.set(event, handler);
+    this.handlers.set(event, [...(this.handlers.get(event) ?? []), handler]);
     return this;
+  }
+
+  once(event: string, handler: (...args: unknown[]) => void): this {
+    const once = (...args: unknown[]) => {
+      this.handlers.set(event, (this.handlers.get(event) ?? []).filter((h) => h !== once));
+      handler(...args);
+    };
+    return this.on(event, once);
+  }
+
+  private emit(event: string, ...args: unknown[]): void {
+    for (const handler of this.handlers.get(event) ?? []) handler(...args);
   }
 
   /** A message from the page: a text as it is (to test what is not JSON), anything else as JSON. */
   receive(message: unknown): void {
-    this.handlers.get('message')?.(Buffer.from(typeof message === 'string' ? message : JSON.stringify(message)), false);
+    this.emit('message', Buffer.from(typeof message === 'string' ? message : JSON.stringify(message)), false);
   }
 
-  close(): void {}
+  /** The tab goes away (its `close` handlers run). */
+  close(): void {
+    if (this.readyState === 3) return;
+    this.readyState = 3;
+    this.emit('close');
+  }
 
   of<T extends ServerMessage['type']>(type: T): Extract<ServerMessage, { type: T }>[] {
     return this.sent.filter((m): m is Extract<ServerMessage, { type: T }> => m.type === type);

@@ -17,6 +17,7 @@ import { dispatchOAuth, guidedFlows, isOAuthMessage } from './oauth.ts';
 import { dispatchWorkspace, isWorkspaceMessage } from './workspace.ts';
 import { dispatchIntercept, interceptBroadcast, interceptSnapshot, isInterceptMessage } from './intercept.ts';
 import { dispatchPlayground, isPlaygroundMessage, playgroundSnapshot } from './playground.ts';
+import { closeApps, dispatchApps, isAppsMessage } from './apps.ts';
 import { Engine, type EngineEvent, type EngineOptions } from '../../engine/engine.ts';
 import type { Session, ClientSideOptions } from '../../session/session.ts';
 import { type TraceLimits, DEFAULT_TRACE_LIMITS } from '../../pipeline/trace-recorder.ts';
@@ -141,6 +142,7 @@ export class Hub implements HubContext {
    * process group Loupe started (SIGKILL after the grace; stdio-transport.ts), in parallel.
    */
   async shutdown(): Promise<void> {
+    await closeApps(this);
     await this.engine.shutdown();
     this.flush();
     for (const ws of this.feed.tabList()) ws.close(1001, 'Loupe is shutting down');
@@ -192,6 +194,7 @@ export class Hub implements HubContext {
     if (isOAuthMessage(message)) return dispatchOAuth(this, ws, message);
     if (isInterceptMessage(message)) return dispatchIntercept(this, ws, message);
     if (isPlaygroundMessage(message)) return dispatchPlayground(this, ws, message);
+    if (isAppsMessage(message)) return dispatchApps(this, ws, message);
     switch (message.type) {
       case 'connect': {
         // The config comes back as the page was shown it: secrets as references (kept values).
