@@ -1,12 +1,13 @@
 /**
  * The server doctor (issue 14): every rule over what Loupe fetched of one server — server lint,
- * LLM provider compatibility, tool poisoning — and the spec findings its trace carries. One report
+ * LLM provider compatibility, tool poisoning, MCP Apps views — and the spec findings its trace carries. One report
  * for the Doctor tab and `mcp-loupe --doctor`.
  */
 import { countFindings, type DoctorInput, type DoctorReport, type Finding, type Severity } from '../model/doctor.ts';
 import { lintServer } from './lint.ts';
 import { providerFindings } from './providers.ts';
 import { poisonFindings } from './poison.ts';
+import { appFindings } from './apps.ts';
 
 const ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 
@@ -32,6 +33,6 @@ export function runDoctor(input: DoctorInput, frames: readonly Finding[] = []): 
     if (f.provider === 'openai-strict' || f.rule === 'openai-silent-strict') return { ...f, severity: 'info' };
     return f.severity === 'error' ? { ...f, severity: 'warning' } : f;
   });
-  const findings = sortFindings([...lintServer(input), ...providers, ...poisonFindings(input), ...frames]);
+  const findings = sortFindings([...lintServer(input), ...providers, ...poisonFindings(input), ...appFindings(input), ...frames]);
   return { server: input.server, protocolVersion: input.protocolVersion, findings, counts: countFindings(findings) };
 }

@@ -291,6 +291,11 @@ function methodsOf(events: readonly TraceEvent[], wanted: ReadonlySet<number>): 
   const key = (dir: Dir, id: string | number) => `${dir}\u0000${typeof id}\u0000${String(id)}`;
   for (const event of events) {
     if (event.kind !== 'frame') continue;
+    // A view's frames (MCP Apps, issue 24) have ids of their own: kept as they are, never paired with the server's.
+    if (event.view !== undefined) {
+      if (wanted.has(event.seq)) out.set(event.seq, { frame: event, method: event.method });
+      continue;
+    }
     if (event.method !== undefined && event.id !== undefined) requests.set(key(event.dir, event.id), event.method);
     if (!wanted.has(event.seq)) continue;
     const method = event.method ?? (event.id === undefined ? undefined : requests.get(key(event.dir === 'in' ? 'out' : 'in', event.id)));
@@ -303,7 +308,7 @@ function methodsOf(events: readonly TraceEvent[], wanted: ReadonlySet<number>): 
  * The spec events of a trace as doctor findings, one per frame the server sent that breaks its
  * schema; frames broken the same way are one finding that counts them (a flood of one bad
  * notification is one problem). Frames Loupe sent (its own, or written by hand) are not the
- * server's doing and are left to the History.
+ * server's doing and are left to the History; nor are the frames of an MCP Apps view.
  */
 export function specFindingsOf(events: readonly TraceEvent[]): Finding[] {
   const specs = events.filter((e): e is SpecEvent => e.kind === 'spec');
@@ -312,7 +317,8 @@ export function specFindingsOf(events: readonly TraceEvent[]): Finding[] {
   const groups = new Map<string, { event: SpecEvent; method?: string; frame?: FrameEvent; count: number }>();
   for (const spec of specs) {
     const known = frames.get(spec.of);
-    if (known?.frame.dir === 'out') continue;
+    // Neither Loupe's own frames nor a view's (issue 24) are the server's doing.
+    if (known?.frame.dir === 'out' || known?.frame.view !== undefined) continue;
     const key = `${known?.method ?? ''}\u0000${spec.version}\u0000${spec.schema}\u0000${spec.issues.join('\n')}`;
     const group = groups.get(key);
     if (group) group.count += 1;

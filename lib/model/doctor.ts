@@ -49,6 +49,14 @@ export interface DoctorInput {
   lists: Partial<Record<'tools' | 'resources' | 'resourceTemplates' | 'prompts', ListFetch>>;
   /** Content hashes of the tools as last seen in the workspace (hash pinning), by tool name. */
   pins?: Record<string, string>;
+  /** MCP Apps (issue 24): each distinct `ui://` view a tool links, by URI, as `resources/read` gave it. */
+  views?: Record<string, ViewFetch>;
+}
+
+/** One view's `resources/read`: the result as sent, or how the read failed. */
+export interface ViewFetch {
+  result?: unknown;
+  error?: { code?: number | string; message: string };
 }
 
 export interface ListFetch {

@@ -1,7 +1,8 @@
 /**
  * The doctor's view of a connected session (issue 14): every list fetched afresh, every page
  * followed (the cursors kept, so that a loop can be named), each failure kept as the server said
- * it; then the rules of lib/doctor/doctor.ts, with the spec findings the session's trace already carries.
+ * it, and each MCP Apps view a tool links read as a host would; then the rules of
+ * lib/doctor/doctor.ts, with the spec findings the session's trace already carries.
  * The same for the Doctor tab (hub-doctor.ts) and `mcp-loupe --doctor`.
  */
 import { fetchAllPages } from '../../lib/client/paged-list.ts';
@@ -10,7 +11,8 @@ import { specFindingsOf } from '../../lib/doctor/spec.ts';
 import { specValidationSettled } from '../pipeline/spec-validator.ts';
 import { toolPins } from '../../lib/doctor/poison.ts';
 import { listChangedFindings } from '../../lib/doctor/list-changed.ts';
-import type { DoctorInput, DoctorReport, ListFetch } from '../../lib/model/doctor.ts';
+import { viewUriOf } from '../../lib/apps/meta.ts';
+import type { DoctorInput, DoctorReport, ListFetch, ViewFetch } from '../../lib/model/doctor.ts';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { MODERN_VERSION } from '../session/modern-envelope.ts';
 import type { Session } from '../session/session.ts';
@@ -25,6 +27,12 @@ const LISTS = [
 
 let nextCall = 1;
 
+/** A failed request as the doctor keeps it: the code as sent (a JSON-RPC number or Loupe's string), the message. */
+const failureOf = (error: { code?: unknown; message: string }): NonNullable<ListFetch['error']> => ({
+  code: typeof error.code === 'number' || typeof error.code === 'string' ? error.code : undefined,
+  message: error.message,
+});
+
 /** Lists one kind of thing, every page; the cursors in the order sent (also `--export-tools`'s listing). */
 export async function fetchList(session: Session, method: string, itemsKey: string, timeoutMs: number): Promise<ListFetch> {
   const cursors: string[] = [];
@@ -32,7 +40,7 @@ export async function fetchList(session: Session, method: string, itemsKey: stri
   const paged = await fetchAllPages(async (cursor) => {
     if (cursor !== undefined) cursors.push(cursor);
     const outcome = await session.request(`doctor-${nextCall++}`, method, cursor === undefined ? undefined : { cursor }, { timeoutMs });
-    if (!outcome.ok) failure = { code: typeof outcome.error.code === 'number' || typeof outcome.error.code === 'string' ? outcome.error.code : undefined, message: outcome.error.message };
+    if (!outcome.ok) failure = failureOf(outcome.error);
     return outcome;
   }, itemsKey);
   const fetched: ListFetch = { items: paged.items, cursors };
@@ -40,6 +48,24 @@ export async function fetchList(session: Session, method: string, itemsKey: stri
   else if (paged.error) fetched.error = { message: paged.error };
   if (paged.note) fetched.stopped = paged.note;
   return fetched;
+}
+
+/** Views read per run: a server that links a view per tool must not make the doctor read without end. */
+const MAX_VIEWS = 100;
+
+/**
+ * MCP Apps (issue 24): each distinct `ui://` view the tools link, read once as a host reads it
+ * (`resources/read`), or how the read failed. Undefined when no tool links a view.
+ */
+async function fetchViews(session: Session, tools: readonly unknown[], timeoutMs: number): Promise<Record<string, ViewFetch> | undefined> {
+  const uris = [...new Set(tools.map(viewUriOf).flatMap((link) => (link?.ok ? [link.uri] : [])))].slice(0, MAX_VIEWS);
+  if (uris.length === 0) return undefined;
+  const views: Record<string, ViewFetch> = {};
+  for (const uri of uris) {
+    const outcome = await session.request(`doctor-${nextCall++}`, 'resources/read', { uri }, { timeoutMs });
+    views[uri] = outcome.ok ? { result: outcome.result } : { error: failureOf(outcome.error) };
+  }
+  return views;
 }
 
 /**
@@ -50,6 +76,7 @@ export async function doctorInput(session: Session, options: { timeoutMs?: numbe
   const info = session.snapshot();
   const lists: DoctorInput['lists'] = {};
   for (const list of LISTS) lists[list.key] = await fetchList(session, list.method, list.items, options.timeoutMs ?? 30_000);
+  const views = await fetchViews(session, lists.tools?.items ?? [], options.timeoutMs ?? 30_000);
   return {
     server: { name: info.serverInfo?.name ?? info.name, title: info.serverInfo?.title, version: info.serverInfo?.version },
     protocolVersion: info.protocolVersion,
@@ -59,6 +86,7 @@ export async function doctorInput(session: Session, options: { timeoutMs?: numbe
     capabilities: info.capabilities,
     lists,
     ...(options.pins ? { pins: options.pins } : {}),
+    ...(views ? { views } : {}),
   };
 }
 

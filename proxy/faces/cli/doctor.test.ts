@@ -15,6 +15,7 @@ import { runBuiltCli, stopChild } from '../../testing/children.ts';
 const ROOT = resolve(import.meta.dirname, '../../..');
 const ZOO = [process.execPath, join(ROOT, 'e2e', 'fixtures', 'doctor-zoo.mjs')];
 const EVERYTHING = [process.execPath, join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js')];
+const APPS = [process.execPath, join(ROOT, 'e2e', 'fixtures', 'apps-server.mjs')];
 const children: ChildProcess[] = [];
 afterAll(async () => {
   await Promise.all(children.map(stopChild));
@@ -71,6 +72,23 @@ describe('--doctor', () => {
     // Without pins there is nothing to compare: no pin finding at all.
     const bare = JSON.parse((await loupe(['--doctor', '--format', 'json', ...EVERYTHING])).stdout) as DoctorReport;
     expect(bare.findings.filter((f) => f.rule.startsWith('poison-pin-'))).toEqual([]);
+  });
+
+  it('reads every view the tools link and says, in words, what is wrong with each (issue 24)', async () => {
+    const out = await loupe(['--doctor', ...APPS]);
+    expect(out.code).toBe(1);
+    for (const words of [
+      'The view ui://apps/missing, linked by tool "broken-link", cannot be read: resources/read failed:',
+      'The resource ui://apps/wrong-mime is text/html, not text/html;profile=mcp-app',
+      'The view ui://apps/early, linked by tool "early-talker", is not in resources/list',
+      'Tool "not-ui-link" links the view https://example.com/view in _meta.ui.resourceUri, which is not a ui:// URI',
+      'Tool "old-style-link" names its view ui://apps/counter only in the deprecated _meta["ui/resourceUri"]',
+      'The view ui://apps/wide-csp declares CSP sources that are too wide: connectDomains "https:" allows every host over https; resourceDomains "*" allows every host.',
+      'connectDomains "https://api.example.com; script-src *" contains a semicolon, which would start another directive',
+    ]) expect(out.stdout).toContain(words);
+    // A view that reads well (the counter's, with no CSP problem) has nothing said about it.
+    expect(out.stdout).not.toContain('ui://apps/counter,');
+    expect(out.stdout).not.toContain('The view ui://apps/csp-breaker');
   });
 
   it('refuses --format markdown without --doctor', async () => {
