@@ -15,4 +15,15 @@ describe('formatResult', () => {
   it('falls back to JSON for results without text content', () => {
     expect(formatResult('tools/list', { tools: [] }, 'text')).toBe('{\n  "tools": []\n}\n');
   });
+  it('prints an MCP Apps view as its HTML, text or base64, unless JSON is asked for (issue 24)', () => {
+    const html = '<!doctype html><p>héllo</p>';
+    const asText = { contents: [{ uri: 'ui://a', mimeType: 'text/html;profile=mcp-app', text: html }] };
+    const asBlob = { contents: [{ uri: 'ui://a', mimeType: 'text/html;profile=mcp-app', blob: Buffer.from(html).toString('base64') }] };
+    expect(formatResult('resources/read', asText, 'pretty')).toBe(`${html}\n`);
+    expect(formatResult('resources/read', asBlob, 'text')).toBe(`${html}\n`);
+    expect(formatResult('resources/read', asText, 'json')).toBe(`${JSON.stringify(asText)}\n`);
+    // Plain HTML (no profile) is not a view: JSON as for any other resource.
+    const plain = { contents: [{ uri: 'ui://a', mimeType: 'text/html', text: html }] };
+    expect(formatResult('resources/read', plain, 'pretty')).toBe(`${JSON.stringify(plain, null, 2)}\n`);
+  });
 });

@@ -2,8 +2,11 @@
  * What `mcp-loupe --cli` prints on stdout (issue 10): the JSON-RPC `result` as pretty JSON (the
  * default), one line (`--format json`), or the text content alone (`--format text`: a tool's text
  * blocks, a resource's text contents, a prompt's text messages — what a shell pipeline wants).
+ * An MCP Apps view read with `resources/read` prints as its HTML unless JSON is asked for
+ * (issue 24): that is what its author wants to see, or to pipe into a file and open.
  */
 import { compactJson, formatJson } from '../json/safe-json.ts';
+import { APP_MIME, decodeBase64Utf8 } from '../apps/meta.ts';
 
 export type OutputFormat = 'pretty' | 'json' | 'text';
 
@@ -47,8 +50,25 @@ export function resultText(method: string, result: unknown): string | undefined 
   return lines.join('\n');
 }
 
+/** A view's HTML: a `resources/read` whose contents are all of the MCP Apps MIME type, text or base64. */
+export function viewHtml(method: string, result: unknown): string | undefined {
+  const contents = method === 'resources/read' ? record(result)?.contents : undefined;
+  if (!Array.isArray(contents) || contents.length === 0) return undefined;
+  const parts: string[] = [];
+  for (const content of contents) {
+    const c = record(content);
+    if (c?.mimeType !== APP_MIME) return undefined;
+    const html = typeof c.text === 'string' ? c.text : typeof c.blob === 'string' ? decodeBase64Utf8(c.blob) : undefined;
+    if (html === undefined) return undefined;
+    parts.push(html);
+  }
+  return parts.join('\n');
+}
+
 /** The whole stdout text for a result, newline-terminated. */
 export function formatResult(method: string, result: unknown, format: OutputFormat): string {
+  const html = format === 'json' ? undefined : viewHtml(method, result);
+  if (html !== undefined) return html.endsWith('\n') ? html : `${html}\n`;
   if (format === 'text') {
     const text = resultText(method, result);
     if (text !== undefined) return text.endsWith('\n') || text === '' ? text : `${text}\n`;

@@ -121,3 +121,12 @@ describe('smokeJunit', () => {
     expect(smokeJunit(report([], { listError: { message: 'timed out', timedOut: true } }))).toContain('<testcase name="tools/list" classname="smoke" time="0.000">\n      <failure message="timed out" type="timeout"/>');
   });
 });
+
+describe('tools with a view (MCP Apps, issue 24)', () => {
+  it('are named with their view, those for views only said so; a report without any has no such line', () => {
+    const withViews = report([toolOf('counter', 'passed', [passed()], { view: { uri: 'ui://apps/counter', appOnly: false } }), toolOf('counter_add', 'passed', [passed()], { view: { uri: 'ui://apps/counter', appOnly: true } }), toolOf('echo', 'passed', [passed()])]);
+    expect(formatSmokeText(withViews)).toContain('2 tools with a view (MCP Apps; open one in the page to see it): counter → ui://apps/counter, counter_add → ui://apps/counter (for views only)');
+    expect(formatSmokeText(report([toolOf('echo', 'passed', [passed()])]))).not.toContain('with a view');
+  });
+});
+

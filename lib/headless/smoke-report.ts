@@ -67,6 +67,8 @@ export interface SmokeTool {
   cases: SmokeCase[];
   /** This tool's call ended the server (Loupe restarted it for the next tool). */
   crash?: SmokeCrash;
+  /** The MCP Apps view the tool links (issue 24), `uri` as written; `appOnly`: its visibility leaves the model out. */
+  view?: { uri: string; appOnly: boolean };
 }
 
 export interface SmokeReport {
@@ -162,6 +164,11 @@ export function formatSmokeText(report: SmokeReport): string {
     const tail = tool.crash.stderrTail.trimEnd().split('\n').slice(-10);
     if (tail.join('').trim() === '') lines.push('  (it wrote nothing to stderr)');
     else lines.push('  The end of its stderr:', ...tail.map((l) => `  | ${oneLine(l, 200)}`));
+  }
+  const views = report.tools.filter((t) => t.view);
+  if (views.length > 0) {
+    const named = views.map((t) => `${oneLine(t.name, 40)} → ${oneLine(t.view!.uri, 80)}${t.view!.appOnly ? ' (for views only)' : ''}`);
+    lines.push('', `${plural(views.length, 'tool')} with a view (MCP Apps; open one in the page to see it): ${named.join(', ')}`);
   }
   if (report.restarts > 0) lines.push('', `Loupe restarted the server ${plural(report.restarts, 'time')} to go on with the next tool.`);
   lines.push('');

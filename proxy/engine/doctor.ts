@@ -8,6 +8,7 @@
 import { fetchAllPages } from '../../lib/client/paged-list.ts';
 import { runDoctor } from '../../lib/doctor/doctor.ts';
 import { specFindingsOf } from '../../lib/doctor/spec.ts';
+import { viewFrameFindings } from '../../lib/doctor/apps.ts';
 import { specValidationSettled } from '../pipeline/spec-validator.ts';
 import { toolPins } from '../../lib/doctor/poison.ts';
 import { listChangedFindings } from '../../lib/doctor/list-changed.ts';
@@ -26,6 +27,9 @@ const LISTS = [
 ] as const;
 
 let nextCall = 1;
+
+/** How long a view has to send `ui/initialize` before the doctor says it never did. */
+const VIEW_LOAD_MS = 10_000;
 
 /** A failed request as the doctor keeps it: the code as sent (a JSON-RPC number or Loupe's string), the message. */
 const failureOf = (error: { code?: unknown; message: string }): NonNullable<ListFetch['error']> => ({
@@ -98,7 +102,10 @@ export async function examine(session: Session, options: { timeoutMs?: number; p
   const events = session.trace.all();
   // From the trace: the frames that broke their schema, and a list that changed between the page's
   // fetch and the doctor's own without the list_changed the server declares.
-  const observed = [...specFindingsOf(events), ...listChangedFindings(events, input.capabilities)];
+  // MCP Apps (issue 24): how each view went through its handshake; a view given its HTML in the
+  // last few seconds may still be loading, so its frames wait for the next run.
+  const settled = events.filter((e) => e.kind !== 'frame' || e.view === undefined || e.ts < Date.now() - VIEW_LOAD_MS);
+  const observed = [...specFindingsOf(events), ...listChangedFindings(events, input.capabilities), ...viewFrameFindings(settled)];
   return { report: runDoctor(input, observed), pins: toolPins(input.lists.tools?.items ?? []) };
 }
 

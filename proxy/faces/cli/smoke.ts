@@ -8,6 +8,7 @@
  * the rest. The report is pure data (lib/headless/smoke-report.ts); this module only drives the session.
  * Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/tools
  */
+import { modelMaySee, viewUriOf } from '../../../lib/apps/meta.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fetchAllPages } from '../../../lib/client/paged-list.ts';
 import { isRpcError } from '../../../lib/client/outcome-text.ts';
@@ -135,7 +136,7 @@ function targetOf(item: unknown): Target | string {
 async function smokeTool(run: Run, target: Target): Promise<SmokeTool> {
   const started = performance.now();
   const cases: SmokeCase[] = [];
-  const done = (crash?: SmokeCrash) => toolReport(target.name, cases, performance.now() - started, crash);
+  const done = (crash?: SmokeCrash) => toolReport(target.name, cases, performance.now() - started, crash, viewOf(target.raw));
   if (!target.check.ok) {
     cases.push(notRun('input-schema-invalid', 'failed', `Its inputSchema cannot be used (${target.check.reason}), so it was not called.`));
     return done();
@@ -270,14 +271,21 @@ function notRun(outcome: SmokeOutcome, verdict: SmokeVerdict, reason: string, ar
   return { kind: 'valid', label: 'valid arguments', outcome, verdict, reason, ...(args ? { arguments: args } : {}) };
 }
 
-function toolReport(name: string, cases: SmokeCase[], ms: number, crash?: SmokeCrash): SmokeTool {
+/** The view a tool links (issue 24), as the report notes it. */
+function viewOf(raw: unknown): SmokeTool['view'] {
+  const link = viewUriOf(raw);
+  if (!link) return undefined;
+  return { uri: link.ok ? link.uri : link.value, appOnly: !modelMaySee(raw) };
+}
+
+function toolReport(name: string, cases: SmokeCase[], ms: number, crash?: SmokeCrash, view?: SmokeTool['view']): SmokeTool {
   const verdict = worstVerdict(cases.map((c) => c.verdict));
   const worst = cases.find((c) => c.verdict === verdict);
   // A refusal of the made-up arguments passes, but the line should say the tool did not really run.
   const refused = cases.find((c) => c.kind === 'valid' && c.verdict === 'passed' && (c.outcome === 'is-error' || c.outcome === 'rpc-error'));
   const all = `All ${cases.length} cases passed${refused ? ` (${refused.label}: ${refused.reason})` : ''}.`;
   const reason = verdict === 'passed' && cases.length > 1 ? all : worst ? (cases.length > 1 ? `${worst.label}: ${worst.reason}` : worst.reason) : 'Nothing was run.';
-  return { name, verdict, reason, ms, cases, ...(crash ? { crash } : {}) };
+  return { name, verdict, reason, ms, cases, ...(crash ? { crash } : {}), ...(view ? { view } : {}) };
 }
 
 function responseText(outcome: RequestOutcome): string | undefined {
