@@ -41,6 +41,16 @@ describe('mcp-loupe --cli', () => {
     expect(JSON.parse(after.stdout).tools).toHaveLength(tools.length);
   });
 
+  it('prints an MCP Apps view read with resources/read as its HTML, and as JSON with --format json (issue 24)', async () => {
+    const APPS = ['node', join(ROOT, 'e2e/fixtures/apps-server.mjs')];
+    const html = await run(['--cli', '--method', 'resources/read', '--uri', 'ui://apps/counter', ...APPS]);
+    expect(html.code).toBe(0);
+    expect(html.stdout.trimStart().toLowerCase()).toMatch(/^<!doctype html>/);
+    expect(html.stdout).toContain('Add one');
+    const json = await run(['--cli', '--method', 'resources/read', '--uri', 'ui://apps/counter', '--format', 'json', ...APPS]);
+    expect(JSON.parse(json.stdout).contents[0].mimeType).toBe('text/html;profile=mcp-app');
+  });
+
   it('calls a tool with --tool-arg and prints the result; --format text prints the text alone', async () => {
     const json = await cli('--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'message=hello there');
     expect(json.code).toBe(0);

@@ -236,3 +236,14 @@ describe('runSmoke against server-everything over stdio', () => {
     expect(wellFormed(smokeJunit(report))).not.toBe(false);
   }, 120_000);
 });
+
+describe('--smoke on a server with MCP Apps views (issue 24)', () => {
+  it('names the tools that have a view, and the view they link', async () => {
+    const apps: ServerConfig = { kind: 'stdio', command: process.execPath, args: [path.join(import.meta.dirname, '../../..', 'e2e', 'fixtures', 'apps-server.mjs')], env: {} };
+    const report = await smoke(apps, 10_000, false);
+    expect(report.tools.find((t) => t.name === 'counter')?.view).toEqual({ uri: 'ui://apps/counter', appOnly: false });
+    expect(report.tools.find((t) => t.name === 'echo')?.view).toBeUndefined();
+    expect(formatSmokeText(report)).toMatch(/tools with a view \(MCP Apps; open one in the page to see it\): .*counter → ui:\/\/apps\/counter/);
+  }, 60_000);
+});
+
