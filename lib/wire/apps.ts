@@ -63,6 +63,9 @@ export const AppReplayMessageSchema = z.object({
   result: z.unknown().optional(),
 });
 
+/** The user's answer to an ask that waits for one (a `ui/message`): approved, the view is told it was sent. */
+export const AppAnswerMessageSchema = z.object({ type: z.literal('app-answer'), view: z.string(), ask: z.string(), approve: z.boolean() });
+
 /** Tear the view down (`ui/resource-teardown`, answered or not within a few seconds), then forget it. */
 export const AppCloseMessageSchema = z.object({ type: z.literal('app-close'), view: z.string(), reason: z.string().max(500).optional() });
 
@@ -80,6 +83,11 @@ export const ViewAskSchema = z.object({
   seq: z.number().optional(),
   /** `open-link`: the URL, shown as text and opened only by the user. */
   url: z.string().optional(),
+  /** `message`: what the view asked to send, as text (the Playground puts it in the conversation). */
+  message: z.string().optional(),
+  /** An ask the user answers (`message`): its id for `app-answer`, and how it was answered. */
+  id: z.string().optional(),
+  answer: z.enum(['waiting', 'approved', 'denied']).optional(),
   at: z.number(),
 });
 export type ViewAsk = z.infer<typeof ViewAskSchema>;
@@ -125,5 +133,5 @@ export const AppFrameOutMessageSchema = z.object({ type: z.literal('app-frame'),
 export const AppStateMessageSchema = z.object({ type: z.literal('app-state'), state: AppViewStateSchema });
 
 /** The Apps' messages each way, for the unions of lib/wire/wire.ts. */
-export const APPS_CLIENT_MESSAGES = [AppOpenMessageSchema, AppFrameInMessageSchema, AppContextMessageSchema, AppReplayMessageSchema, AppCloseMessageSchema] as const;
+export const APPS_CLIENT_MESSAGES = [AppOpenMessageSchema, AppFrameInMessageSchema, AppContextMessageSchema, AppReplayMessageSchema, AppAnswerMessageSchema, AppCloseMessageSchema] as const;
 export const APPS_SERVER_MESSAGES = [AppOpenedMessageSchema, AppFrameOutMessageSchema, AppStateMessageSchema] as const;

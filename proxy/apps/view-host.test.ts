@@ -124,7 +124,16 @@ describe('an MCP Apps view, hosted by the proxy', () => {
     const { tab, reply } = await opened('messenger');
     const { app } = await mount(tab, reply.state!);
     await until(() => (lastState(tab)?.status === 'initialized' ? true : undefined), 'initialized');
-    await app.sendMessage({ role: 'user', content: [{ type: 'text', text: 'Hello from the view' }] });
+    // A message waits for the user: approved, the view hears it was sent; denied, that it was not.
+    const sent = app.sendMessage({ role: 'user', content: [{ type: 'text', text: 'Hello from the view' }] });
+    const ask = await until(() => lastState(tab)?.asks.find((a) => a.kind === 'message' && a.answer === 'waiting'), 'the message to approve');
+    expect(ask.message).toBe('Hello from the view');
+    tab.receive({ type: 'app-answer', view: reply.state!.view, ask: ask.id, approve: true });
+    expect(await sent).toEqual({});
+    const refused = app.sendMessage({ role: 'user', content: [{ type: 'text', text: 'Again' }] });
+    const second = await until(() => lastState(tab)?.asks.find((a) => a.kind === 'message' && a.answer === 'waiting'), 'the second message');
+    tab.receive({ type: 'app-answer', view: reply.state!.view, ask: second.id, approve: false });
+    await expect(refused).rejects.toThrow(/denied/);
     await app.updateModelContext({ content: [{ type: 'text', text: 'The user picked blue' }] });
     await app.openLink({ url: 'https://example.com/docs' });
     await expect(app.openLink({ url: 'javascript:alert(1)' })).rejects.toThrow(/http and https/);

@@ -27,6 +27,8 @@ const HOST_MODES: DisplayMode[] = ['inline', 'fullscreen', 'pip'];
 const TEARDOWN_WAIT_MS = 3_000;
 /** How many asks a view's list keeps (a view may log without end). */
 const MAX_ASKS = 500;
+/** How long a view's `ui/message` waits for the user's answer before it is denied. */
+const ANSWER_WAIT_MS = 10 * 60_000;
 
 export interface ViewHooks {
   /** A message for the view, to the tab that shows it. */
@@ -46,6 +48,8 @@ export class ViewHost {
   private viewModes: DisplayMode[] = HOST_MODES;
   private error: string | undefined;
   private calls = 0;
+  /** Asks waiting for the user (a `ui/message`), by ask id: how to answer the view. */
+  private readonly waiting = new Map<string, (approved: boolean) => void>();
 
   private constructor(
     private readonly view: PreparedView,
@@ -116,6 +120,11 @@ export class ViewHost {
     if (result !== undefined) await this.bridge.sendToolResult(result as never);
   }
 
+  /** The user approved or denied an ask that waits (a `ui/message`). */
+  answer(id: string, approve: boolean): void {
+    this.waiting.get(id)?.(approve);
+  }
+
   cspViolation(violation: CspViolation): void {
     this.ask({ kind: 'csp', text: `Blocked by the view’s Content-Security-Policy (${violation.directive}): ${violation.blocked}` });
   }
@@ -123,6 +132,7 @@ export class ViewHost {
   /** `ui/resource-teardown` (answered or not within a few seconds), then the channel closes. */
   async close(reason: string): Promise<void> {
     if (this.status === 'closed') return;
+    for (const id of [...this.waiting.keys()]) this.answer(id, false);
     if (this.status === 'initialized') {
       await this.bridge.teardownResource({ reason }, { timeout: TEARDOWN_WAIT_MS }).catch(() => undefined);
     }
@@ -151,10 +161,7 @@ export class ViewHost {
     b.oninitialized = () => void this.initialized();
     b.oncalltool = (params) => this.callTool(params);
     b.onreadresource = async (params) => (await this.forward('resources/read', params)) as never;
-    b.onmessage = async (params) => {
-      this.ask({ kind: 'message', text: `The view asked to send a ${params.role} message: ${contentText(params.content)}` });
-      return {};
-    };
+    b.onmessage = (params) => this.askToSend(params.role, contentText(params.content));
     b.onupdatemodelcontext = async (params) => {
       this.modelContext = params;
       this.ask({ kind: 'model-context', text: `The view set the model context: ${contentText(params.content) || JSON.stringify(params.structuredContent ?? {})}` });
@@ -172,6 +179,29 @@ export class ViewHost {
     };
     b.onloggingmessage = (params) => this.ask({ kind: 'log', text: `${params.level}: ${typeof params.data === 'string' ? params.data : JSON.stringify(params.data)}` });
     b.onrequestteardown = () => this.ask({ kind: 'teardown', text: 'The view asked to be closed.' });
+  }
+
+  /**
+   * A `ui/message`: the user approves or denies it (the Playground puts an approved one in its
+   * conversation); the view gets its answer then. Unanswered for ten minutes, or the view closed: denied.
+   */
+  private askToSend(role: string, message: string): Promise<Record<string, never>> {
+    const id = `ask-${this.asks.length + 1}-${Date.now()}`;
+    const ask: ViewAsk = { kind: 'message', id, answer: 'waiting', message, text: `The view asks to send a ${role} message: ${message}`, at: Date.now() };
+    this.asks.push(ask);
+    this.changed();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => this.answer(id, false), ANSWER_WAIT_MS);
+      timer.unref?.();
+      this.waiting.set(id, (approved) => {
+        clearTimeout(timer);
+        this.waiting.delete(id);
+        ask.answer = approved ? 'approved' : 'denied';
+        this.changed();
+        if (approved) resolve({});
+        else reject(new ProtocolError(-32000, 'Message sending denied'));
+      });
+    });
   }
 
   private async initialized(): Promise<void> {

@@ -13,7 +13,7 @@ import { SandboxServer } from '../../apps/sandbox-server.ts';
 import { isLoopbackAddress } from '../../listen/security.ts';
 import type { ViewHost } from '../../apps/view-host.ts';
 
-const APPS_TYPES = new Set(['app-open', 'app-frame', 'app-context', 'app-replay', 'app-close'] as const);
+const APPS_TYPES = new Set(['app-open', 'app-frame', 'app-context', 'app-replay', 'app-answer', 'app-close'] as const);
 type AppsType = typeof APPS_TYPES extends Set<infer T> ? T : never;
 export type AppsMessage = Extract<ClientMessage, { type: AppsType }>;
 
@@ -75,6 +75,8 @@ export async function dispatchApps(hub: HubContext, ws: WebSocket, message: Apps
         hub.sendError(ws, { code: 'VIEW', message: error instanceof Error ? error.message : String(error) });
       }
       return;
+    case 'app-answer':
+      return entry.host.answer(message.ask, message.approve);
     case 'app-close':
       return close(state, message.view, message.reason ?? 'Closed in Loupe.');
   }
