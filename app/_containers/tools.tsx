@@ -1,16 +1,21 @@
 'use client';
 /**
  * The Tools tab: the list, the selected tool's form (starting from its last arguments), the latest
- * result of that tool, and every other call still in flight.
+ * result of that tool, every other call still in flight, and under the result the MCP Apps view of
+ * that tool's latest call (issue 24). A view stays mounted, hidden, while another tool is selected:
+ * its sandbox keeps running, as it does while another tab is shown.
  */
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { ListStatus } from '@/components/ui/list-status.tsx';
 import { ResultView } from '@/components/results/view.tsx';
 import { ToolCalls } from '@/components/tools/calls.tsx';
 import { ToolForm } from '@/components/tools/form.tsx';
 import { ToolList } from '@/components/tools/list.tsx';
+import { ViewPanel } from '@/components/apps/panel.tsx';
 import { Note, Panel } from '@/components/ui/ui.tsx';
 import type { ToolEntry } from '../../lib/schema/tool-schema.ts';
+import { viewUriOf } from '../../lib/apps/meta.ts';
+import { taskHandle } from '../../lib/client/tasks.ts';
 import { serverKey } from '../_stores/args-store.ts';
 import type { ToolCall } from '../_stores/call-store.ts';
 import type { ToolSelection as Selection } from '../_session/model.ts';
@@ -32,6 +37,54 @@ function latestCallOf(calls: readonly ToolCall[], tool: string | undefined): Too
   return undefined;
 }
 
+const argsObject = (args: unknown): Record<string, unknown> => (args !== null && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : {});
+
+/**
+ * Once a call of a tool that links a view has its result, the view is opened (the store does
+ * nothing for a call whose view it shows already). `latest`: the call as the call store has it;
+ * `shown` may carry the result of the task the call became instead.
+ */
+function useOpenView(tool: ToolEntry | undefined, shown: ToolCall | undefined, latest: ToolCall | undefined): void {
+  const { apps } = useServices();
+  useEffect(() => {
+    if (!tool || !shown || shown.status !== 'done' || !shown.outcome?.ok || viewUriOf(tool.raw) === undefined) return;
+    const result = shown.outcome.result;
+    // A task's handle is not the tool's result: the view waits for the task's.
+    if (taskHandle(result)) return;
+    const fromResponse = shown === latest;
+    apps.open({ session: shown.session, tool: tool.name, callId: fromResponse ? shown.id : `${shown.id}:task`, input: argsObject(shown.args), result, fromResponse });
+  }, [apps, tool, shown, latest]);
+}
+
+/** The views of this session's tools: the selected tool's is shown, the others stay mounted and hidden. */
+function ToolViews({ session, selected }: { session: string; selected?: string }): ReactNode {
+  const { apps } = useServices();
+  const { slots } = useStore(apps);
+  return Object.entries(slots)
+    .filter(([, slot]) => slot.session === session)
+    .map(([key, slot]) => (
+      <div key={key} hidden={slot.tool !== selected}>
+        <ViewPanel
+          tool={slot.tool}
+          opening={slot.pending !== undefined}
+          state={slot.state}
+          error={slot.error}
+          problem={slot.problem}
+          input={slot.input}
+          result={slot.result}
+          callId={slot.callId}
+          onMessage={(view, text) => apps.relay(view, text)}
+          attach={(view, post) => apps.attach(view, post)}
+          onContext={(patch) => apps.setContext(key, patch)}
+          onReplay={(input, result) => apps.replay(key, input, result)}
+          onAnswer={(ask, approve) => apps.answer(key, ask, approve)}
+          onTearDown={() => apps.tearDown(key)}
+          onMountAgain={() => apps.mountAgain(key)}
+        />
+      </div>
+    ));
+}
+
 export function ToolsContainer(): ReactNode {
   const services = useServices();
   const model = useSession();
@@ -49,7 +102,9 @@ export function ToolsContainer(): ReactNode {
   const server = session ? serverKey(session) : '';
   const remembered = tool ? services.args.recall(server, tool.name) : undefined;
   // A call the server made a task (2026-07-28) shows the result the task carries once it ends.
-  const shown = useTaskFollowedCall(latestCallOf(calls, tool?.name));
+  const latest = latestCallOf(calls, tool?.name);
+  const shown = useTaskFollowedCall(latest);
+  useOpenView(tool, shown, latest);
   const elsewhere = calls.filter((c) => c.status === 'running' && c !== shown);
   const openResource = (uri: string) => {
     services.nav.show('resources');
@@ -104,6 +159,7 @@ export function ToolsContainer(): ReactNode {
         </Panel>
         {tool && <ToolTaskStatus tool={tool} />}
         <ResultView call={shown} output={tool?.output} onCancel={shown ? () => model.call.cancel(shown.id) : undefined} onOpenResource={openResource} />
+        <ToolViews session={model.id} selected={tool?.name} />
       </div>
     </div>
   );

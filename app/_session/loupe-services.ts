@@ -6,6 +6,7 @@ import { LoupeStore } from './loupe-store.ts';
 import { ServerRequestStore } from '../_stores/server-request-store.ts';
 import { SessionRegistry } from './registry.ts';
 import { ThemeStore } from '../_stores/theme-store.ts';
+import { AppsStore } from '../_stores/apps-store.ts';
 import { ArgsStore } from '../_stores/args-store.ts';
 import { NavStore } from '../_stores/nav-store.ts';
 import { OAuthStore } from '../_stores/oauth-store.ts';
@@ -46,6 +47,8 @@ export interface LoupeServices {
   playground: PlaygroundStore;
   /** `Ask model` on pending sampling requests: the Playground's model's suggested replies (issue 15). */
   samplingModel: SamplingModelStore;
+  /** The MCP Apps views of this tab, one per tool of a session, and the pipe to their sandboxes (issue 24). */
+  apps: AppsStore;
 }
 
 export function createServices(): LoupeServices {
@@ -65,6 +68,7 @@ export function createServices(): LoupeServices {
     intercept: new InterceptStore(app),
     playground,
     samplingModel: new SamplingModelStore(app, playground),
+    apps: new AppsStore(app),
   };
 }
 

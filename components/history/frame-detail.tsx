@@ -142,13 +142,17 @@ function Violations({ row }: { row: HistoryRow }): ReactNode {
 }
 
 function Heading({ row, links, onSelect }: { row: HistoryRow; links: readonly FrameLink[]; onSelect(seq: number): void }): ReactNode {
-  const dir = row.dir === 'out' ? 'Loupe → server' : row.dir === 'in' ? 'server → Loupe' : undefined;
+  const view = row.event.kind === 'frame' ? row.event.view : undefined;
+  const byView = row.event.kind === 'frame' ? row.event.byView : undefined;
+  // A view's frame (issue 24) is between Loupe, the host, and the view: `in` is view→host.
+  const dir = view !== undefined ? (row.dir === 'out' ? `host → view ${view}` : `view ${view} → host`) : row.dir === 'out' ? 'Loupe → server' : row.dir === 'in' ? 'server → Loupe' : undefined;
   const partner = row.partnerSeq;
   return (
     <div className="mb-2 flex flex-wrap items-center gap-2 text-xs">
       <Badge>#{row.seq}</Badge>
       <Badge tone={row.isError ? 'bad' : 'info'}>{row.kind}</Badge>
       {dir && <span className="text-zinc-500 dark:text-zinc-400">{dir}</span>}
+      {byView !== undefined && <Badge tone="info" title="Loupe sent this to the server on behalf of an MCP Apps view">for view {byView}</Badge>}
       {row.method !== undefined && <Text className="font-mono font-semibold">{row.method}</Text>}
       {row.id !== undefined && <span className="font-mono text-zinc-500 dark:text-zinc-400">id <Text>{JSON.stringify(row.id)}</Text></span>}
       {row.latencyMs !== undefined && <span>{formatDuration(row.latencyMs)}</span>}

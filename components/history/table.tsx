@@ -42,8 +42,8 @@ export interface MergedRows {
 }
 
 export const ROW_HEIGHT = 26;
-const COLUMNS = 'grid grid-cols-[3.5rem_6.75rem_2.75rem_6.5rem_minmax(10rem,1fr)_6rem_4rem_4.5rem]';
-const MERGED_COLUMNS = 'grid grid-cols-[3.5rem_6.75rem_8rem_2.75rem_6.5rem_minmax(10rem,1fr)_6rem_4rem_4.5rem]';
+const COLUMNS = 'grid grid-cols-[3.5rem_6.75rem_5.25rem_6.5rem_minmax(10rem,1fr)_6rem_4rem_4.5rem]';
+const MERGED_COLUMNS = 'grid grid-cols-[3.5rem_6.75rem_8rem_5.25rem_6.5rem_minmax(10rem,1fr)_6rem_4rem_4.5rem]';
 /** Secondary cell text, AA contrast (4.5:1) on the row backgrounds of both themes. */
 const MUTED = 'text-zinc-600 dark:text-zinc-400';
 
@@ -83,8 +83,16 @@ function kindLabel(row: HistoryRow, folded: boolean): string {
   return `request ⇄ ${row.partner.kind}`;
 }
 
+/** The MCP Apps view a frame went to or came from (issue 24): its dir is then the view's side, not the server's. */
+function viewOf(row: HistoryRow): string | undefined {
+  return row.event.kind === 'frame' ? row.event.view : undefined;
+}
+
 function direction(row: HistoryRow, folded: boolean): string {
-  if (folded && row.kind === 'request' && row.partner?.partner === row) return row.dir === 'out' ? '⇄ out' : '⇄ in';
+  const pair = folded && row.kind === 'request' && row.partner?.partner === row;
+  // A view's frames: `in` is view→host, `out` host→view.
+  if (viewOf(row) !== undefined) return `${pair ? '⇄ ' : ''}${row.dir === 'out' ? 'host→view' : 'view→host'}`;
+  if (pair) return row.dir === 'out' ? '⇄ out' : '⇄ in';
   return row.dir === 'out' ? '→ out' : row.dir === 'in' ? '← in' : '';
 }
 
@@ -92,6 +100,9 @@ function direction(row: HistoryRow, folded: boolean): string {
 export function rowNotes(row: HistoryRow, folded: boolean): string[] {
   const notes: string[] = [];
   if (row.origin) notes.push(row.origin === 'composer' ? 'composed' : row.origin);
+  // MCP Apps (issue 24): which view a frame is between Loupe and, or which view Loupe sent it to the server for.
+  if (row.event.kind === 'frame' && row.event.view !== undefined) notes.push(`view ${row.event.view}`);
+  if (row.event.kind === 'frame' && row.event.byView !== undefined) notes.push(`for view ${row.event.byView}`);
   if (row.cancelled) notes.push('cancelled');
   // A frame that went on after a rule or a person acted on it (issue 13).
   if (row.event.kind === 'frame' && row.event.intervention !== undefined) notes.push(`after intervention #${row.event.intervention}`);
@@ -212,7 +223,7 @@ export function HistoryTable({ rows, version, folded, selectedSeq, scrollToken, 
         role="table"
         label="Frames"
         ariaRowCount={rows.length + 1}
-        className={`${merged ? 'min-w-[52rem]' : 'min-w-[44rem]'} font-mono text-xs focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-500/40`}
+        className={`${merged ? 'min-w-[54.5rem]' : 'min-w-[46.5rem]'} font-mono text-xs focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-500/40`}
         renderRow={(i) => (merged ? <MergedRow key={`${rows[i].event.session}:${rows[i].seq}`} row={rows[i]} index={i} folded={folded} merged={merged} /> : <Row key={rows[i].seq} row={rows[i]} index={i} folded={folded} selected={rows[i].seq === selectedSeq} rounds={rounds} onSelect={() => onSelect(rows[i].seq)} />)}
       />
     </div>

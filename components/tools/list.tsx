@@ -1,6 +1,7 @@
 /** The tools the server listed: a count, a filter, and one button per tool. */
 import { useId, useState, type ReactNode } from 'react';
 import { taskSupportOf } from '../../lib/client/tasks.ts';
+import { viewUriOf } from '../../lib/apps/meta.ts';
 import type { ToolEntry, ToolHints } from '../../lib/schema/tool-schema.ts';
 import { IconImage } from '../ui/icon.tsx';
 import { TaskSupportBadge } from '../tasks/task-run.tsx';
@@ -32,6 +33,28 @@ export function HintBadges({ hints, broken, compact = false }: { hints: ToolHint
   return badges.length > 0 ? <span className="flex flex-wrap gap-1">{badges}</span> : null;
 }
 
+/**
+ * The tool links an MCP Apps view (`_meta.ui.resourceUri`, issue 24): a `view` badge, its URI in
+ * the words a screen reader gives the tool's button (the badge is part of its description); a link
+ * that is no `ui://` URI is marked as broken, with why.
+ */
+export function ViewBadge({ raw }: { raw: unknown }): ReactNode {
+  const link = viewUriOf(raw);
+  if (!link) return null;
+  if (!link.ok) {
+    return (
+      <Badge tone="warn" title={`_meta.ui.resourceUri ${link.problem}`}>
+        view link broken<span className="sr-only">: the MCP Apps view link <Text>{link.value}</Text> {link.problem}</span>
+      </Badge>
+    );
+  }
+  return (
+    <Badge tone="info" title={`MCP Apps view ${link.uri}${link.deprecated ? ' (deprecated _meta["ui/resourceUri"])' : ''}`}>
+      view<span className="sr-only">: has an MCP Apps view, <Text>{link.uri}</Text></span>
+    </Badge>
+  );
+}
+
 function matches(tool: ToolEntry, filter: string): boolean {
   const needle = filter.trim().toLowerCase();
   if (needle === '') return true;
@@ -56,6 +79,7 @@ function ToolItem({ tool, active, onSelect }: { tool: ToolEntry; active: boolean
         {tool.description !== undefined && <p className="line-clamp-2 break-words text-xs text-zinc-600 dark:text-zinc-300"><Text>{tool.description}</Text></p>}
         <HintBadges compact hints={tool.hints} broken={tool.check.ok ? undefined : tool.check.reason} />
         <TaskSupportBadge support={taskSupportOf(tool.raw)} />
+        <ViewBadge raw={tool.raw} />
       </div>
     </li>
   );

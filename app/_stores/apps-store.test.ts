@@ -1,0 +1,165 @@
+import { describe, expect, it } from 'vitest';
+import type { AppViewState, ClientMessage } from '../../lib/wire/wire.ts';
+import { MessageHostFixture } from '../_wire/message-host-fixture.ts';
+import { AppsStore, slotKey, type ViewCall } from './apps-store.ts';
+
+const ORIGIN = 'http://127.0.0.1:6280';
+const KEY = slotKey('s1', 'counter');
+
+class Host extends MessageHostFixture {
+  last<T extends ClientMessage['type']>(type: T): Extract<ClientMessage, { type: T }> {
+    const found = [...this.sent].reverse().find((m) => m.type === type);
+    if (!found) throw new Error(`no ${type} sent`);
+    return found as Extract<ClientMessage, { type: T }>;
+  }
+
+  ofType(type: ClientMessage['type']): ClientMessage[] {
+    return this.sent.filter((m) => m.type === type);
+  }
+}
+
+const call = (callId = 'c1', input: Record<string, unknown> = { start: 1 }): ViewCall => ({ session: 's1', tool: 'counter', callId, input, result: { content: [{ type: 'text', text: 'Count is 1' }] }, fromResponse: true });
+
+const viewState = (view: string, patch: Partial<AppViewState> = {}): AppViewState => ({
+  view,
+  session: 's1',
+  tool: 'counter',
+  uri: 'ui://apps/counter',
+  status: 'loading',
+  sandboxUrl: `http://127.0.0.1:7000/sandbox/${view}?t=x`,
+  sandboxOrigin: 'http://127.0.0.1:7000',
+  allow: '',
+  csp: "default-src 'none'",
+  cspProblems: [],
+  displayMode: 'inline',
+  viewDisplayModes: ['inline', 'fullscreen', 'pip'],
+  hostContext: {},
+  asks: [],
+  ...patch,
+});
+
+function opened(host: Host, store: AppsStore, view = 'v1'): void {
+  host.deliver({ type: 'app-opened', requestId: host.last('app-open').requestId, state: viewState(view) });
+  expect(store.getSnapshot().slots[KEY].state?.view).toBe(view);
+}
+
+describe('AppsStore', () => {
+  it("opens a call's view naming the result's frame and the call's JSON-RPC id, once", () => {
+    const host = new Host();
+    const store = new AppsStore(host, () => ORIGIN);
+    host.deliver({ type: 'response', id: 'c1', session: 's1', ok: true, durationMs: 3, rpcId: 7, frameSeq: 42, result: { content: [] } });
+    expect(store.open(call())).toBe(true);
+    const open = host.last('app-open');
+    expect(open).toEqual({ type: 'app-open', requestId: open.requestId, session: 's1', tool: 'counter', arguments: { start: 1 }, resultSeq: 42, toolCallId: 7, hostOrigin: ORIGIN });
+    expect(store.getSnapshot().slots[KEY]).toMatchObject({ pending: open.requestId, callId: 'c1' });
+    store.open(call());
+    expect(host.ofType('app-open')).toHaveLength(1);
+    opened(host, store);
+    expect(store.getSnapshot().slots[KEY].pending).toBeUndefined();
+    store.dispose();
+  });
+
+  it("sends the result itself when the page has no frame for it (or the frame is a task's handle), and says so when the socket is down", () => {
+    const host = new Host();
+    const store = new AppsStore(host, () => ORIGIN);
+    store.open(call('c9'));
+    const open = host.last('app-open');
+    expect(open.resultSeq).toBeUndefined();
+    expect(open.result).toEqual(call().result);
+    host.deliver({ type: 'response', id: 'c11', session: 's1', ok: true, durationMs: 3, rpcId: 8, frameSeq: 50 });
+    store.open({ ...call('c11'), fromResponse: false });
+    expect(host.last('app-open')).toMatchObject({ result: call().result });
+    expect(host.last('app-open').resultSeq).toBeUndefined();
+    host.open = false;
+    expect(store.open(call('c10'))).toBe(false);
+    expect(store.getSnapshot().slots[KEY].error).toMatch(/^Not connected to Loupe/);
+    store.dispose();
+  });
+
+  it("keeps the proxy's refusal in words", () => {
+    const host = new Host();
+    const store = new AppsStore(host, () => ORIGIN);
+    store.open(call());
+    host.deliver({ type: 'app-opened', requestId: host.last('app-open').requestId, error: { code: 'VIEW', message: 'Could not read the view ui://apps/missing: Resource not found' } });
+    expect(store.getSnapshot().slots[KEY]).toMatchObject({ pending: undefined, error: 'Could not read the view ui://apps/missing: Resource not found' });
+    store.dispose();
+  });
+
+  it("a second run closes the tool's view and opens the new one; a late answer to an overtaken open is closed", () => {
+    const host = new Host();
+    const store = new AppsStore(host, () => ORIGIN);
+    store.open(call('c1'));
+    opened(host, store, 'v1');
+    store.open(call('c2'));
+    expect(host.last('app-close')).toEqual({ type: 'app-close', view: 'v1' });
+    const second = host.last('app-open').requestId;
+    store.open(call('c3'));
+    host.deliver({ type: 'app-opened', requestId: second, state: viewState('v2') });
+    expect(host.last('app-close')).toEqual({ type: 'app-close', view: 'v2' });
+    // v1's closing state no longer belongs to the slot.
+    host.deliver({ type: 'app-state', state: viewState('v1', { status: 'closed' }) });
+    expect(store.getSnapshot().slots[KEY].state).toBeUndefined();
+    opened(host, store, 'v3');
+    expect(store.getSnapshot().slots[KEY].callId).toBe('c3');
+    store.dispose();
+  });
+
+  it('follows app-state, sends context changes, replays, answers, tears down and mounts again with the context kept', () => {
+    const host = new Host();
+    const store = new AppsStore(host, () => ORIGIN);
+    store.open(call());
+    opened(host, store, 'v1');
+    host.deliver({ type: 'app-state', state: viewState('v1', { status: 'initialized', asks: [{ kind: 'message', text: 'The view asked to send a user message: hi', at: 1 }] }) });
+    expect(store.getSnapshot().slots[KEY].state?.asks).toHaveLength(1);
+    store.setContext(KEY, { theme: 'dark' });
+    expect(host.last('app-context')).toEqual({ type: 'app-context', view: 'v1', context: { theme: 'dark' } });
+    store.replay(KEY, { start: 5 }, undefined);
+    expect(host.last('app-replay')).toEqual({ type: 'app-replay', view: 'v1', input: { start: 5 } });
+    host.deliver({ type: 'error', error: { code: 'VIEW', message: 'The view has not initialized yet.' } });
+    expect(store.getSnapshot().slots[KEY].problem).toBe('The view has not initialized yet.');
+    store.answer(KEY, 'ask-1', true);
+    expect(host.last('app-answer')).toEqual({ type: 'app-answer', view: 'v1', ask: 'ask-1', approve: true });
+    store.tearDown(KEY);
+    expect(host.last('app-close')).toEqual({ type: 'app-close', view: 'v1' });
+    // What the going view's frame still posts is refused as for no view: not a refusal of anything asked.
+    store.setContext(KEY, {});
+    store.tearDown(KEY);
+    host.deliver({ type: 'error', error: { code: 'NO_VIEW', message: 'No view v1 is open in this tab.' } });
+    expect(store.getSnapshot().slots[KEY].problem).toBeUndefined();
+    host.deliver({ type: 'app-state', state: viewState('v1', { status: 'closed' }) });
+    expect(store.getSnapshot().slots[KEY].state?.status).toBe('closed');
+    store.mountAgain(KEY);
+    expect(host.last('app-open')).toMatchObject({ session: 's1', tool: 'counter', context: { theme: 'dark' } });
+    expect(store.getSnapshot().slots[KEY].state).toBeUndefined();
+    store.dispose();
+  });
+
+  it("relays the frame's messages, and holds the proxy's until the frame attaches", () => {
+    const host = new Host();
+    const store = new AppsStore(host, () => ORIGIN);
+    store.open(call());
+    opened(host, store, 'v1');
+    host.deliver({ type: 'app-frame', view: 'v1', text: '{"a":1}' });
+    host.deliver({ type: 'app-frame', view: 'v9', text: '{"stranger":1}' });
+    const posted: string[] = [];
+    const detach = store.attach('v1', (text) => posted.push(text));
+    host.deliver({ type: 'app-frame', view: 'v1', text: '{"b":2}' });
+    expect(posted).toEqual(['{"a":1}', '{"b":2}']);
+    detach();
+    store.relay('v1', '{"jsonrpc":"2.0","method":"ui/notifications/sandbox-proxy-ready","params":{}}');
+    expect(host.last('app-frame')).toEqual({ type: 'app-frame', view: 'v1', text: '{"jsonrpc":"2.0","method":"ui/notifications/sandbox-proxy-ready","params":{}}' });
+    store.dispose();
+  });
+
+  it('a new socket closes every view; a removed session takes its views', () => {
+    const host = new Host();
+    const store = new AppsStore(host, () => ORIGIN);
+    store.open(call());
+    opened(host, store, 'v1');
+    host.deliver({ type: 'snapshot', version: 1, sessions: [], events: [], stats: [] });
+    expect(store.getSnapshot().slots[KEY]).toMatchObject({ state: { status: 'closed' }, error: expect.stringMatching(/dropped/) });
+    host.deliver({ type: 'session-removed', session: 's1' });
+    expect(store.getSnapshot().slots).toEqual({});
+    store.dispose();
+  });
+});

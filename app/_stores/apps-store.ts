@@ -1,0 +1,273 @@
+/**
+ * The MCP Apps views of this tab (issue 24, lib/wire/apps.ts): at most one per tool of a session,
+ * the view of that tool's latest call. The host of each view runs in the proxy; this store only
+ * asks for a view (`app-open`), keeps the state the proxy sends (`app-state`), and is the pipe
+ * between the proxy and the sandbox frame: what the frame posted goes out as `app-frame`, what the
+ * proxy sends a view is handed to the frame that shows it (held until that frame is there).
+ *
+ * A `tools/call` response names its trace frame (`frameSeq`, issue 23) and its JSON-RPC id: both
+ * are noted here as the response passes, so that `app-open` names the result's frame instead of
+ * sending the result back, and gives the view the call's id (`hostContext.toolInfo.id`).
+ */
+import type { AppViewState, HostContextPatch, LoupeError, RequestId, ServerMessage } from '../../lib/wire/wire.ts';
+import type { MessageHost } from '../_wire/message-host.ts';
+import { newRequestId } from '../_wire/request-outcome.ts';
+import { HostStore } from './host-store.ts';
+
+/** One tool's view: the call it shows, and what the proxy said of it. */
+export interface ViewSlot {
+  session: string;
+  tool: string;
+  /** The call store's id of the `tools/call` whose result the view shows. */
+  callId: string;
+  /** The call's arguments and result: `Replay to view` starts from them. */
+  input: Record<string, unknown>;
+  result: unknown;
+  fromResponse: boolean;
+  /** The host context the user chose here, kept for the next view of this tool (a new run, `Mount again`). */
+  context: HostContextPatch;
+  /** The requestId of the `app-open` in flight. */
+  pending?: string;
+  /** The view as the proxy last described it. */
+  state?: AppViewState;
+  /** Why there is no view, in words (the proxy refused to open it, the socket was down…). */
+  error?: string;
+  /** The proxy refused the last thing asked of this view (a replay before it initialized…). */
+  problem?: string;
+}
+
+export interface AppsState {
+  /** By slotKey(session, tool). */
+  slots: Readonly<Record<string, ViewSlot>>;
+}
+
+/** What the page knows of a finished call whose tool links a view. */
+export interface ViewCall {
+  session: string;
+  tool: string;
+  callId: string;
+  input: Record<string, unknown>;
+  result: unknown;
+  /**
+   * The result is the call's response itself (false: a task's, fetched after the response named
+   * the task): only then does the response's frame hold it.
+   */
+  fromResponse: boolean;
+}
+
+export const slotKey = (session: string, tool: string): string => `${session}\u0000${tool}`;
+
+/** Responses noted (their frame and JSON-RPC id), newest last: a call is opened as soon as it ends. */
+const NOTED = 200;
+/** Frames held for a view whose frame is not drawn yet (it is hidden, or being drawn). */
+const HELD = 500;
+
+const NOT_SENT = 'Not connected to Loupe, so the view was not opened.';
+const DROPPED = 'The connection to Loupe dropped; the view went with it. Use Mount again.';
+const NO_STATE = 'Loupe answered without the view.';
+
+export class AppsStore extends HostStore<AppsState> {
+  private readonly responses = new Map<string, { rpcId?: RequestId; frameSeq?: number }>();
+  private readonly posters = new Map<string, (text: string) => void>();
+  private readonly held = new Map<string, string[]>();
+  /** The slot the last replay, context change or answer was for: a proxy `error` about a view is its answer. */
+  private lastActed?: string;
+
+  constructor(
+    private readonly host: MessageHost,
+    private readonly hostOrigin: () => string = () => globalThis.location?.origin ?? '',
+  ) {
+    super(host, { slots: {} });
+  }
+
+  /**
+   * Shows the view of this call: nothing when it already does, else the tool's previous view is
+   * closed and this one opened. False when the socket is down (the slot says so).
+   */
+  open(call: ViewCall): boolean {
+    const key = slotKey(call.session, call.tool);
+    const old = this.state.slots[key];
+    if (old?.callId === call.callId) return true;
+    if (old?.state && old.state.status !== 'closed') this.tearDown(key);
+    return this.request({ ...call, context: old?.context ?? {} });
+  }
+
+  /** Closes the view and opens it anew, for the same call. */
+  mountAgain(key: string): boolean {
+    const slot = this.state.slots[key];
+    if (!slot) return false;
+    this.tearDown(key);
+    return this.request(slot);
+  }
+
+  /** `ui/resource-teardown`, then the view is gone (the proxy's next state says `closed`). */
+  tearDown(key: string): void {
+    const view = this.state.slots[key]?.state;
+    if (!view || view.status === 'closed') return;
+    // Messages the view's frame still posts while it goes are refused as for no view: not an answer to anything asked here.
+    this.lastActed = undefined;
+    this.host.send({ type: 'app-close', view: view.view });
+  }
+
+  setContext(key: string, patch: HostContextPatch): void {
+    const slot = this.state.slots[key];
+    if (!slot) return;
+    this.patch(key, { context: { ...slot.context, ...patch }, problem: undefined });
+    if (slot.state && slot.state.status !== 'closed') {
+      this.act(key);
+      this.host.send({ type: 'app-context', view: slot.state.view, context: patch });
+    }
+  }
+
+  /** Sends `tool-input` and/or `tool-result` to the view again, with these values. */
+  replay(key: string, input: Record<string, unknown> | undefined, result: unknown): boolean {
+    const view = this.state.slots[key]?.state;
+    if (!view) return false;
+    this.act(key);
+    this.patch(key, { problem: undefined });
+    return this.host.send({ type: 'app-replay', view: view.view, ...(input !== undefined ? { input } : {}), ...(result !== undefined ? { result } : {}) });
+  }
+
+  /** The user's answer to an ask that waits for one (the view's `ui/message`). */
+  answer(key: string, ask: string, approve: boolean): boolean {
+    const view = this.state.slots[key]?.state;
+    if (!view || view.status === 'closed') return false;
+    this.act(key);
+    return this.host.send({ type: 'app-answer', view: view.view, ask, approve });
+  }
+
+  /** A message the view's sandbox frame posted (checked by the frame: its window and origin), as text. */
+  relay(view: string, text: string): void {
+    this.host.send({ type: 'app-frame', view, text });
+  }
+
+  /**
+   * The frame that shows `view` takes its messages from now on (those held first); the returned
+   * function lets go.
+   */
+  attach(view: string, post: (text: string) => void): () => void {
+    this.posters.set(view, post);
+    const held = this.held.get(view) ?? [];
+    this.held.delete(view);
+    held.forEach(post);
+    return () => {
+      if (this.posters.get(view) === post) this.posters.delete(view);
+    };
+  }
+
+  protected receive(message: ServerMessage): void {
+    switch (message.type) {
+      case 'response':
+        return this.note(message.id, { rpcId: message.rpcId, frameSeq: message.ok ? message.frameSeq : undefined });
+      case 'app-opened':
+        return this.opened(message.requestId, message.state, message.error);
+      case 'app-state':
+        return this.changed(message.state);
+      case 'app-frame':
+        return this.post(message.view, message.text);
+      case 'error':
+        return this.refused(message.error);
+      case 'snapshot':
+        return this.dropped();
+      case 'session-removed':
+        return this.forget(message.session);
+      default:
+        return;
+    }
+  }
+
+  private request(slot: Omit<ViewSlot, 'pending' | 'state' | 'error' | 'problem'>): boolean {
+    const key = slotKey(slot.session, slot.tool);
+    const requestId = newRequestId();
+    const noted = slot.fromResponse ? this.responses.get(slot.callId) : undefined;
+    const sent = this.host.send({
+      type: 'app-open',
+      requestId,
+      session: slot.session,
+      tool: slot.tool,
+      arguments: slot.input,
+      // The result's frame where the page has it (the result does not cross the socket again).
+      ...(noted?.frameSeq !== undefined ? { resultSeq: noted.frameSeq } : { result: slot.result }),
+      ...(noted?.rpcId !== undefined ? { toolCallId: noted.rpcId } : {}),
+      hostOrigin: this.hostOrigin(),
+      ...(Object.keys(slot.context).length > 0 ? { context: slot.context } : {}),
+    });
+    const { session, tool, callId, input, result, fromResponse, context } = slot;
+    this.setSlot(key, { session, tool, callId, input, result, fromResponse, context, ...(sent ? { pending: requestId } : { error: NOT_SENT }) });
+    return sent;
+  }
+
+  private note(id: string, response: { rpcId?: RequestId; frameSeq?: number }): void {
+    this.responses.set(id, response);
+    if (this.responses.size > NOTED) this.responses.delete(this.responses.keys().next().value!);
+  }
+
+  private opened(requestId: string, state: AppViewState | undefined, error: LoupeError | undefined): void {
+    const key = Object.keys(this.state.slots).find((k) => this.state.slots[k].pending === requestId);
+    if (key === undefined) {
+      // A view this tab no longer wants (a newer run overtook it): closed at once.
+      if (state) this.host.send({ type: 'app-close', view: state.view });
+      return;
+    }
+    this.patch(key, state ? { pending: undefined, state } : { pending: undefined, error: error?.message ?? NO_STATE });
+  }
+
+  private changed(state: AppViewState): void {
+    const key = this.keyOfView(state.view);
+    if (key !== undefined) this.patch(key, { state });
+    if (state.status === 'closed') {
+      this.held.delete(state.view);
+      this.posters.delete(state.view);
+    }
+  }
+
+  private post(view: string, text: string): void {
+    const poster = this.posters.get(view);
+    if (poster) return poster(text);
+    if (this.keyOfView(view) === undefined) return;
+    const held = this.held.get(view) ?? [];
+    held.push(text);
+    if (held.length > HELD) held.shift();
+    this.held.set(view, held);
+  }
+
+  private refused(error: LoupeError): void {
+    if (error.code !== 'VIEW' && error.code !== 'NO_VIEW') return;
+    if (this.lastActed !== undefined && this.state.slots[this.lastActed]) this.patch(this.lastActed, { problem: error.message });
+  }
+
+  /** A new socket: the proxy closed this tab's views with the old one. */
+  private dropped(): void {
+    const slots: Record<string, ViewSlot> = {};
+    for (const [key, slot] of Object.entries(this.state.slots)) {
+      if (slot.pending !== undefined) slots[key] = { ...slot, pending: undefined, error: DROPPED };
+      else if (slot.state && slot.state.status !== 'closed') slots[key] = { ...slot, state: { ...slot.state, status: 'closed' }, error: DROPPED };
+      else slots[key] = slot;
+    }
+    this.posters.clear();
+    this.held.clear();
+    this.set({ slots });
+  }
+
+  private forget(session: string): void {
+    const slots = Object.fromEntries(Object.entries(this.state.slots).filter(([, slot]) => slot.session !== session));
+    if (Object.keys(slots).length !== Object.keys(this.state.slots).length) this.set({ slots });
+  }
+
+  private keyOfView(view: string): string | undefined {
+    return Object.keys(this.state.slots).find((k) => this.state.slots[k].state?.view === view);
+  }
+
+  private act(key: string): void {
+    this.lastActed = key;
+  }
+
+  private patch(key: string, patch: Partial<ViewSlot>): void {
+    const slot = this.state.slots[key];
+    if (slot) this.setSlot(key, { ...slot, ...patch });
+  }
+
+  private setSlot(key: string, slot: ViewSlot): void {
+    this.set({ slots: { ...this.state.slots, [key]: slot } });
+  }
+}
