@@ -180,6 +180,7 @@ export function FrameDetail({ row, canSend, cannotSendReason, onSelect, onReplay
   const json = useParsed(row);
   if (!row) return <Note>Select a row to see the frame (arrow keys move through the list).</Note>;
   const isFrame = row.event.kind === 'frame';
+  const viewFrame = row.event.kind === 'frame' && row.event.view !== undefined;
   return (
     <div>
       <Heading row={row} links={links} onSelect={onSelect} />
@@ -188,10 +189,11 @@ export function FrameDetail({ row, canSend, cannotSendReason, onSelect, onReplay
         <div className="mb-2 flex flex-wrap items-center gap-1.5">
           <CopyButtons choices={copyChoices(row, json.ok ? json.value : undefined)} />
           <span className="mx-1 h-4 w-px bg-zinc-300 dark:bg-zinc-600" aria-hidden="true" />
-          {row.kind === 'request' && row.dir === 'out' && (
+          {/* A view's frame (MCP Apps) is the view's conversation, not the server's: nothing to send it again to. */}
+          {row.kind === 'request' && row.dir === 'out' && !viewFrame && (
             <button type="button" className={small} disabled={!canSend} title={canSend ? 'Send this request again (with a new id)' : cannotSendReason} onClick={() => onReplay(row)}>Replay</button>
           )}
-          <button type="button" className={small} disabled={!canSend || !json.ok} title={canSend ? 'Open in the composer to edit and send' : cannotSendReason} onClick={() => onEdit(row)}>Edit and send</button>
+          {!viewFrame && <button type="button" className={small} disabled={!canSend || !json.ok} title={canSend ? 'Open in the composer to edit and send' : cannotSendReason} onClick={() => onEdit(row)}>Edit and send</button>}
           <span className="ml-auto inline-flex overflow-hidden rounded-md border border-zinc-300 text-xs dark:border-zinc-600" role="group" aria-label="Frame view">
             {(['tree', 'raw'] as const).map((v) => (
               <button key={v} type="button" aria-pressed={view === v} onClick={() => setView(v)} className={`px-2 py-0.5 ${view === v ? 'bg-zinc-200 dark:bg-zinc-700' : ''}`}>

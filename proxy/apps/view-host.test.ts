@@ -144,6 +144,16 @@ describe('an MCP Apps view, hosted by the proxy', () => {
     expect(state.modelContext).toMatchObject({ content: [{ text: 'The user picked blue' }] });
     expect(state.asks.map((a) => a.kind)).toEqual(expect.arrayContaining(['message', 'model-context', 'open-link', 'display-mode']));
     expect(state.asks.find((a) => a.kind === 'open-link')?.url).toBe('https://example.com/docs');
+
+    // Torn down: the view hears ui/resource-teardown and its answer still reaches the host.
+    const { session } = await (async () => ({ session: [...hubs.at(-1)!.sessionList()][0] }))();
+    tab.receive({ type: 'app-close', view: state.view });
+    await until(() => (lastState(tab)?.status === 'closed' ? true : undefined), 'closed');
+    const teardown = session.trace.all().filter((e): e is FrameEvent => e.kind === 'frame' && e.view === state.view && e.method === 'ui/resource-teardown');
+    expect(teardown).toHaveLength(1);
+    const answered = session.trace.all().some((e) => e.kind === 'frame' && e.view === state.view && e.dir === 'in' && e.id === teardown[0].id && e.method === undefined);
+    expect(answered, 'the view answered the teardown before it went').toBe(true);
+    expect(tab.of('error').filter((m) => m.error.code === 'NO_VIEW')).toEqual([]);
   }, 30_000);
 
   it('says why a view cannot be opened: no view, a missing resource, the wrong MIME type', async () => {

@@ -145,8 +145,9 @@ export class ViewHost {
     this.hooks.changed(this.state());
   }
 
-  private ask(ask: Omit<ViewAsk, 'at'>): void {
-    this.asks.push({ ...ask, at: Date.now() });
+  /** `ask` is kept as given (a waiting one is answered in place). */
+  private ask(ask: Omit<ViewAsk, 'at'> & { at?: number }): void {
+    this.asks.push(Object.assign(ask, { at: ask.at ?? Date.now() }));
     if (this.asks.length > MAX_ASKS) this.asks.splice(0, this.asks.length - MAX_ASKS);
     this.changed();
   }
@@ -188,8 +189,7 @@ export class ViewHost {
   private askToSend(role: string, message: string): Promise<Record<string, never>> {
     const id = `ask-${this.asks.length + 1}-${Date.now()}`;
     const ask: ViewAsk = { kind: 'message', id, answer: 'waiting', message, text: `The view asks to send a ${role} message: ${message}`, at: Date.now() };
-    this.asks.push(ask);
-    this.changed();
+    this.ask(ask);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => this.answer(id, false), ANSWER_WAIT_MS);
       timer.unref?.();

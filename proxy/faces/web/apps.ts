@@ -116,12 +116,16 @@ function watchTab(ws: WebSocket, state: AppsState): void {
   });
 }
 
+const closing = new WeakSet<ViewHost>();
+
+/** The view hears `ui/resource-teardown` and may answer it (it is still reachable), then it goes. */
 async function close(state: AppsState, id: string, reason: string): Promise<void> {
   const entry = state.views.get(id);
-  if (!entry) return;
+  if (!entry || closing.has(entry.host)) return;
+  closing.add(entry.host);
+  await entry.host.close(reason);
   state.views.delete(id);
   (await state.sandbox)?.remove(id);
-  await entry.host.close(reason);
 }
 
 /** Closes every view and the sandbox's server (Loupe is stopping, or a test is done). */

@@ -34,6 +34,8 @@ function contentSecurityPolicy(scriptHashes: string[]): string {
     "img-src 'self' data: blob:",
     "media-src 'self' data: blob:",
     "connect-src 'self'",
+    // MCP Apps views (issue 24): the sandbox is a second loopback server, on a port chosen with the first view.
+    "frame-src 'self' http://127.0.0.1:*",
     "object-src 'none'",
     "frame-ancestors 'none'",
     "base-uri 'none'",
