@@ -205,4 +205,24 @@ describe('an MCP Apps view, hosted by the proxy', () => {
     await until(() => (lastState(tab)?.status === 'closed' ? true : undefined), 'closed');
     expect((await get(sandbox, frame)).status).toBe(404);
   }, 30_000);
+
+  it('a view’s tools/call meets the session’s interception rules: a permission gate answers it, a breakpoint holds it', async () => {
+    const { tab, reply } = await opened('counter', {});
+    const { app } = await mount(tab, reply.state!);
+    await until(() => (lastState(tab)?.status === 'initialized' ? true : undefined), 'initialized');
+    tab.receive({ type: 'set-rules', rules: [{ id: 'gate', match: { method: 'tools/call', name: 'counter_add' }, action: { type: 'deny', message: 'Not from a view today.' } }] });
+    await until(() => tab.of('rules').at(-1)?.rules.length === 1 || undefined, 'the rule in force');
+    const gated = await app.callServerTool({ name: 'counter_add', arguments: { by: 1 } });
+    expect(gated.isError).toBe(true);
+    expect(JSON.stringify(gated.content)).toContain('Not from a view today.');
+
+    tab.receive({ type: 'set-rules', rules: [{ id: 'bp', match: { direction: 'to-server', method: 'tools/call', name: 'counter_add' }, action: { type: 'pause' } }] });
+    await until(() => tab.of('rules').at(-1)?.rules[0]?.id === 'bp' || undefined, 'the breakpoint in force');
+    const held = app.callServerTool({ name: 'counter_add', arguments: { by: 5 } });
+    const hold = await until(() => tab.of('hold').at(-1), 'the held call');
+    expect(hold.frame.raw).toContain('"by":5');
+    tab.receive({ type: 'release-hold', holdId: hold.frame.holdId, decision: { action: 'forward' } });
+    expect(JSON.stringify((await held).content)).toContain('5');
+  }, 30_000);
 });
+
