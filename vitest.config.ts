@@ -12,8 +12,10 @@ export default defineConfig({
     // for each file: loading was a fifth of the suite's CPU time. No test file relies on a fresh
     // module registry (none mocks a module; the one global a test stubs is restored after it).
     isolate: false,
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Far from the typical time (a few seconds): with two CIs at once on two cores (issue 22) a
+    // file's children took over 30 s to start. A passing test never waits it out.
+    testTimeout: 90_000,
+    hookTimeout: 90_000,
     reporters: ['default', 'json'],
     outputFile: { json: '.reports/vitest.json' },
   },

@@ -67,12 +67,12 @@ describe('the house', () => {
     for (const [what, [file, code]] of Object.entries(wrong)) expect(await lint(file, code), what).toBe(1);
     // And the right way round passes.
     expect(await lint('proxy/faces/web/hub.ts', "import type { Engine } from '../../engine/engine.ts';\nexport type X = Engine;\n"), 'a face importing the engine').toBe(0);
-  }, 120_000);
+  }, 300_000);
 
   it('is the one type-check: the lint reports a type error (next build and npm test check none of their own)', async () => {
     const eslint = new ESLint({ cwd: ROOT });
     const errors = async (file, code) => (await eslint.lintText(code, { filePath: join(ROOT, file) }))[0].messages.filter((m) => m.ruleId === 'loupe/type-errors').map((m) => m.message);
     expect(await errors('lib/json/jsonc.ts', "export const n: number = 'text';\n")).toEqual(["TS2322: Type 'string' is not assignable to type 'number'."]);
     expect(await errors('components/ui/list-status.tsx', "export const n: number = 1;\n")).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 });

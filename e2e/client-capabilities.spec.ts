@@ -8,7 +8,7 @@ test.describe('declared client capabilities', () => {
   test('default to everything, and follow the user\'s choice on the next connect', async ({ launch, loupe, page }) => {
     const client = new ClientSide(page, loupe);
     await loupe.open((await launch()).url);
-    await loupe.waitForStatus('Connected', 20_000);
+    await loupe.waitForStatus('Connected');
     for (const name of ['sampling', 'sampling.tools', 'elicitation.form', 'elicitation.url', 'roots', 'roots.listChanged', 'tasks']) {
       await expect(client.declared().getByText(name, { exact: true })).toBeVisible();
     }
@@ -21,7 +21,7 @@ test.describe('declared client capabilities', () => {
     await client.capability('Elicitation: URL').uncheck();
     await client.capability('Roots').uncheck();
     await loupe.connect();
-    await loupe.waitForStatus('Connected', 20_000);
+    await loupe.waitForStatus('Connected');
 
     await expect(client.declared().getByText('tasks', { exact: true })).toBeVisible();
     await expect(client.declared().getByText('sampling', { exact: true })).toHaveCount(0);
@@ -34,7 +34,7 @@ test.describe('declared client capabilities', () => {
 
     // The session remembers its choice: a reload shows it in the form and the connection info.
     await page.reload();
-    await loupe.waitForStatus('Connected', 20_000);
+    await loupe.waitForStatus('Connected');
     await client.openCapabilities();
     await expect(client.capability('Sampling')).not.toBeChecked();
     await expect(client.capability('Tasks')).toBeChecked();
@@ -44,12 +44,12 @@ test.describe('declared client capabilities', () => {
   test('a request for an undeclared capability is answered with an error and marked as a server bug', async ({ launch, loupe, page }) => {
     const client = new ClientSide(page, loupe);
     await loupe.open((await launch(['node', 'e2e/fixtures/client-requests.mjs'])).url);
-    await loupe.waitForStatus('Connected', 20_000);
+    await loupe.waitForStatus('Connected');
 
     await client.openCapabilities();
     await client.capability('Sampling').uncheck();
     await loupe.connect();
-    await loupe.waitForStatus('Connected', 20_000);
+    await loupe.waitForStatus('Connected');
     await expect(client.declared().getByText('sampling', { exact: true })).toHaveCount(0);
 
     await client.runTool('sample-anyway');

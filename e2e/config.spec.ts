@@ -38,7 +38,7 @@ test.describe('servers from an mcp.json file', () => {
     const file = writeConfig({ servers: { everything: { type: 'http', url: `${server.base}/mcp` } } });
     const app = await launch(['--config', file, '--server', 'everything']);
     await loupe.open(app.url);
-    await loupe.waitForStatus('Connected', 20_000);
+    await loupe.waitForStatus('Connected');
     await loupe.selectTool('echo');
     await loupe.fillField('message', 'from vscode config');
     await loupe.runTool();

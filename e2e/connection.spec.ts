@@ -26,7 +26,7 @@ test.describe('the connection panel', () => {
   test('a new stdio target entered in the panel connects', async ({ launch, loupe, page }) => {
     const app = await launch();
     await loupe.open(app.url);
-    await loupe.waitForStatus('Connected', 20_000);
+    await loupe.waitForStatus('Connected');
     await expect(loupe.toolButton('echo')).toBeVisible();
 
     await loupe.connectToCommand('node', 'e2e/fixtures/noisy-stdout.mjs');
@@ -45,7 +45,7 @@ test.describe('the connection panel', () => {
     await loupe.waitForStatus('Connected');
 
     await loupe.connectToUrl(`${server.base}/mcp`);
-    await loupe.waitForStatus('Connected', 20_000);
+    await loupe.waitForStatus('Connected');
     await loupe.selectTool('echo');
     await loupe.fillField('message', 'typed url');
     await loupe.runTool();

@@ -6,7 +6,7 @@ test.describe('no target: the bundled server-everything', () => {
   test('connects by itself, shows the server, and runs echo from the form', async ({ launch, loupe, page }) => {
     const app = await launch();
     await loupe.open(app.url);
-    await loupe.waitForStatus('Connected', 20_000);
+    await loupe.waitForStatus('Connected');
 
     // Server identity and the negotiated protocol version (a date, e.g. 2025-11-25).
     await expect(page.getByText('mcp-servers/everything').first()).toBeVisible();
@@ -22,7 +22,7 @@ test.describe('no target: the bundled server-everything', () => {
   test('History shows every frame, both ways, with latency and the raw JSON', async ({ launch, loupe, page }) => {
     const app = await launch();
     await loupe.open(app.url);
-    await loupe.waitForStatus('Connected', 20_000);
+    await loupe.waitForStatus('Connected');
     await loupe.selectTool('echo');
     await loupe.fillField('message', 'traced');
     await loupe.runTool();
@@ -58,7 +58,7 @@ test.describe('no target: the bundled server-everything', () => {
       if (!own && !/^(data|blob):/.test(url)) foreign.push(url);
     });
     await loupe.open(app.url);
-    await loupe.waitForStatus('Connected', 20_000);
+    await loupe.waitForStatus('Connected');
     await expect(loupe.toolButton('echo')).toBeVisible();
     await loupe.openTab('History');
     expect(foreign, 'requests to other origins (fonts, scripts, telemetry)').toEqual([]);

@@ -8,7 +8,7 @@ test.describe('elicitation/create, form mode', () => {
   test('is accepted with the defaults the schema gives', async ({ launch, loupe, page }) => {
     const client = new ClientSide(page, loupe);
     await loupe.open((await launch()).url);
-    await loupe.waitForStatus('Connected', 20_000);
+    await loupe.waitForStatus('Connected');
 
     await client.runTool('trigger-elicitation-request');
     const form = client.elicitationRequest();
@@ -48,7 +48,7 @@ test.describe('elicitation/create, form mode', () => {
   test('is declined, and cancelled', async ({ launch, loupe, page }) => {
     const client = new ClientSide(page, loupe);
     await loupe.open((await launch()).url);
-    await loupe.waitForStatus('Connected', 20_000);
+    await loupe.waitForStatus('Connected');
 
     await client.runTool('trigger-elicitation-request');
     await client.elicitationRequest().getByRole('button', { name: 'Decline' }).click();
@@ -68,7 +68,7 @@ test.describe('elicitation/create, URL mode', () => {
     const client = new ClientSide(page, loupe);
     const app = await launch();
     await loupe.open(app.url);
-    await loupe.waitForStatus('Connected', 20_000);
+    await loupe.waitForStatus('Connected');
 
     // A page of Loupe's own origin stands in for the sign-in page (no network here).
     const url = `${app.origin}/sign-in?next=%2Fdone&x=%3Cb%3E`;
@@ -97,7 +97,7 @@ test.describe('elicitation/create, URL mode', () => {
   test('marks a URL elicitation the server reports complete', async ({ launch, loupe, page }) => {
     const client = new ClientSide(page, loupe);
     await loupe.open((await launch(['node', 'e2e/fixtures/client-requests.mjs'])).url);
-    await loupe.waitForStatus('Connected', 20_000);
+    await loupe.waitForStatus('Connected');
 
     await client.runTool('url-then-complete', { url: 'https://auth.example.com/device' });
     const request = client.elicitationRequest();

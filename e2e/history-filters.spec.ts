@@ -5,7 +5,7 @@ import { expect, test } from './support/test.ts';
 
 async function connectedHistory(loupe: import('./pages/loupe-page.ts').LoupePage, url: string): Promise<HistoryPage> {
   await loupe.open(url);
-  await loupe.waitForStatus('Connected', 20_000);
+  await loupe.waitForStatus('Connected');
   const history = new HistoryPage(loupe);
   await history.open();
   // Traffic of our own: a tool call with a needle in it, and a method the server does not know.
@@ -115,7 +115,7 @@ test.describe('History filters', () => {
     const history = await connectedHistory(loupe, app.url);
     const before = await history.total();
     await page.reload();
-    await loupe.waitForStatus('Connected', 20_000);
+    await loupe.waitForStatus('Connected');
     await history.open();
     await expect.poll(() => history.total()).toBeGreaterThanOrEqual(before);
     await history.search().fill('needle-4711');

@@ -7,7 +7,7 @@ test('Streamable HTTP: exchanges, the MCP session id, SSE streams opened and clo
   const server = await servers.everything('streamableHttp');
   const app = await launch([`${server.base}/mcp`]);
   await loupe.open(app.url);
-  await loupe.waitForStatus('Connected', 20_000);
+  await loupe.waitForStatus('Connected');
   const history = new HistoryPage(loupe);
   await history.open();
   await history.kind('http').click();

@@ -5,7 +5,7 @@ import { expect, test } from './support/test.ts';
 
 async function open(loupe: import('./pages/loupe-page.ts').LoupePage, url: string): Promise<HistoryPage> {
   await loupe.open(url);
-  await loupe.waitForStatus('Connected', 20_000);
+  await loupe.waitForStatus('Connected');
   const history = new HistoryPage(loupe);
   await history.open();
   return history;

@@ -6,7 +6,7 @@ test.describe('a server given as a URL', () => {
     const server = await servers.everything('streamableHttp');
     const app = await launch([`${server.base}/mcp`]);
     await loupe.open(app.url);
-    await loupe.waitForStatus('Connected', 20_000);
+    await loupe.waitForStatus('Connected');
     await expect(page.getByText('mcp-servers/everything').first()).toBeVisible();
     await loupe.selectTool('echo');
     await loupe.fillField('message', 'over streamable http');
@@ -18,7 +18,7 @@ test.describe('a server given as a URL', () => {
     const server = await servers.everything('sse');
     const app = await launch([`${server.base}/sse`]);
     await loupe.open(app.url);
-    await loupe.waitForStatus('Connected', 20_000);
+    await loupe.waitForStatus('Connected');
     await loupe.selectTool('echo');
     await loupe.fillField('message', 'over sse');
     await loupe.runTool();
@@ -29,7 +29,7 @@ test.describe('a server given as a URL', () => {
     const server = await servers.everything('sse');
     const app = await launch(['--transport', 'sse', `${server.base}/sse`]);
     await loupe.open(app.url);
-    await loupe.waitForStatus('Connected', 20_000);
+    await loupe.waitForStatus('Connected');
     await loupe.selectTool('echo');
     await loupe.fillField('message', 'forced sse');
     await loupe.runTool();

@@ -178,7 +178,7 @@ test.describe('the Intercept tab', () => {
   test('a tapped host session: marked “tap”, lists nothing of its own, and its call is held and forwarded from the page', async ({ launch, loupe, page }) => {
     const app = await launch();
     await loupe.open(app.url);
-    await loupe.waitForStatus('Connected', 20_000);
+    await loupe.waitForStatus('Connected');
     await addRule(page, { direction: 'To the server', method: 'tools/call', name: 'echo', action: 'Pause (breakpoint)' });
 
     const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, '--tap', '--attach', app.origin, '--', process.execPath, EVERYTHING, 'stdio'], cwd: ROOT, stderr: 'pipe', env: { ...getDefaultEnvironment(), MCP_LOUPE_TOKEN: app.token } });

@@ -57,7 +57,7 @@ test('a protected server connects with one sign-in, and its tools run', async ({
   const app = await launch([fixtureUrl]);
   await loupe.open(app.url);
   await signIn(page);
-  await loupe.waitForStatus('Connected', 20_000);
+  await loupe.waitForStatus('Connected');
   await expect(page.getByText(/Signed in with OAuth as client \S+ · scope mcp/)).toBeVisible();
   await runTool(page, 'whoami');
   await expect(loupe.result()).toContainText('with scopes mcp');
@@ -95,7 +95,7 @@ test('an expired access token is refreshed without a new sign-in', async ({ laun
   const app = await launch([fixtureUrl]);
   await loupe.open(app.url);
   await signIn(page);
-  await loupe.waitForStatus('Connected', 20_000);
+  await loupe.waitForStatus('Connected');
   await page.waitForTimeout(2_500);
   await runTool(page, 'whoami');
   await expect(loupe.result()).toContainText('with scopes mcp', { timeout: 20_000 });
@@ -111,6 +111,6 @@ test('an expired access token is refreshed without a new sign-in', async ({ laun
   await loupe.connect();
   await expect(page.getByRole('region', { name: 'Sign in' })).toContainText('needs you to sign in');
   await signIn(page);
-  await loupe.waitForStatus('Connected', 20_000);
+  await loupe.waitForStatus('Connected');
   expect((await stats(fixtureUrl)).grants.authorization_code).toBe(2);
 });

@@ -26,5 +26,5 @@ test('the redirect file the opener gets lands on the page, connected', async ({ 
 
   await page.goto(fileUrl);
   await page.waitForURL(app.url, { timeout: 10_000 });
-  await loupe.waitForStatus('Connected', 20_000);
+  await loupe.waitForStatus('Connected');
 });

@@ -10,7 +10,7 @@ test.describe('pending server requests', () => {
     const client = new ClientSide(page, loupe);
     const app = await launch();
     await loupe.open(app.url);
-    await loupe.waitForStatus('Connected', 20_000);
+    await loupe.waitForStatus('Connected');
 
     await client.runTool('trigger-sampling-request', { prompt: 'still there?' });
     await client.expectPending(1);
@@ -19,7 +19,7 @@ test.describe('pending server requests', () => {
     await expect(client.samplingRequest()).toContainText('still there?');
 
     await page.reload();
-    await loupe.waitForStatus('Connected', 20_000);
+    await loupe.waitForStatus('Connected');
     await client.expectPending(1);
     await expect(client.samplingRequest()).toContainText('still there?');
     // The age counts from when the server asked, not from the reload.
@@ -41,7 +41,7 @@ test.describe('pending server requests', () => {
   test('two calls run while an elicitation waits', async ({ launch, loupe, page }) => {
     const client = new ClientSide(page, loupe);
     await loupe.open((await launch()).url);
-    await loupe.waitForStatus('Connected', 20_000);
+    await loupe.waitForStatus('Connected');
 
     await client.runTool('trigger-elicitation-request');
     await client.expectPending(1);
@@ -63,12 +63,12 @@ test.describe('pending server requests', () => {
   test('nobody answers in time: Loupe answers with an error and says so', async ({ launch, loupe, page }) => {
     const client = new ClientSide(page, loupe);
     await loupe.open((await launch()).url);
-    await loupe.waitForStatus('Connected', 20_000);
+    await loupe.waitForStatus('Connected');
 
     await client.openCapabilities();
     await page.getByLabel('Answer timeout (seconds)').fill('5');
     await loupe.connect();
-    await loupe.waitForStatus('Connected', 20_000);
+    await loupe.waitForStatus('Connected');
     await expect(client.declared()).toContainText('Unanswered server requests get an error after 5 s.');
 
     await client.runTool('trigger-sampling-request', { prompt: 'too slow' });

@@ -91,10 +91,10 @@ test.describe('protocol generation', () => {
     const server = await startFixture('modern-server.mjs', ['--http', '--modern-only'], running);
     const app = await launch();
     await loupe.open(app.url);
-    await loupe.waitForStatus('Connected', 20_000);
+    await loupe.waitForStatus('Connected');
     const protocol = new ProtocolPage(loupe);
     await protocol.connectUrl(server.url, 'Auto');
-    await loupe.waitForStatus('Connected', 20_000);
+    await loupe.waitForStatus('Connected');
     await protocol.expectSpeaking('2026-07-28 (stateless)', '2026-07-28');
     await expect(protocol.verdict('Asked for')).toHaveText('Auto');
     await expect(protocol.verdict('Concluded')).toHaveText('2026-07-28 (stateless)');
@@ -207,7 +207,7 @@ test.describe('protocol generation', () => {
     await expect(protocol.headers()).toHaveCount(0);
 
     await protocol.connectUrl(server.url, '2026-07-28 (stateless)');
-    await loupe.waitForStatus('Connected', 20_000);
+    await loupe.waitForStatus('Connected');
     await protocol.expectSpeaking('2026-07-28 (stateless)', '2026-07-28');
     const history = new HistoryPage(loupe);
     await history.open();
@@ -237,7 +237,7 @@ test.describe('protocol generation', () => {
       const server = await startFixture('modern-server.mjs', ['--http'], running);
       const app = await launch(['--protocol', '2026-07-28', server.url]);
       await loupe.open(app.url);
-      await loupe.waitForStatus('Connected', 20_000);
+      await loupe.waitForStatus('Connected');
       const protocol = new ProtocolPage(loupe);
       await protocol.expectSpeaking('2026-07-28 (stateless)', '2026-07-28');
       for (const dark of [false, true]) {

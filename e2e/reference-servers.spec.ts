@@ -16,7 +16,7 @@ test.describe('reference servers', () => {
     writeFileSync(join(folder, 'hello.txt'), 'hello from the filesystem\nsecond line\n');
     const app = await launch(['node', filesystem, folder]);
     await loupe.open(app.url);
-    await loupe.waitForStatus('Connected', 20_000);
+    await loupe.waitForStatus('Connected');
 
     await loupe.selectTool('read_text_file');
     await loupe.fillField('path', join(folder, 'hello.txt'));
@@ -39,7 +39,7 @@ test.describe('reference servers', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'loupe-memory-')), 'memory.jsonl');
     const app = await launch(['node', memory], { options: ['--no-open', '--port', '0', '-e', `MEMORY_FILE_PATH=${file}`] });
     await loupe.open(app.url);
-    await loupe.waitForStatus('Connected', 20_000);
+    await loupe.waitForStatus('Connected');
 
     await loupe.selectTool('create_entities');
     await loupe.runWithJson({ entities: [{ name: 'Loupe', entityType: 'tool', observations: ['inspects MCP servers'] }] });

@@ -7,7 +7,7 @@ test.describe('roots', () => {
   test('edited roots reach the server, and survive a reconnect', async ({ launch, loupe, page }) => {
     const client = new ClientSide(page, loupe);
     await loupe.open((await launch()).url);
-    await loupe.waitForStatus('Connected', 20_000);
+    await loupe.waitForStatus('Connected');
 
     await client.runTool('get-roots-list');
     await expect(loupe.result()).toContainText('no roots are currently configured');
@@ -38,7 +38,7 @@ test.describe('roots', () => {
     await loupe.disconnect();
     await loupe.waitForStatus('Disconnected');
     await loupe.connect();
-    await loupe.waitForStatus('Connected', 20_000);
+    await loupe.waitForStatus('Connected');
     await client.runTool('get-roots-list');
     await expect(loupe.result()).toContainText('1. Project B');
     await expect(client.roots()).toContainText('Project B');
@@ -47,7 +47,7 @@ test.describe('roots', () => {
   test('a root that is not a file:// URI or path is refused or warned about', async ({ launch, loupe, page }) => {
     const client = new ClientSide(page, loupe);
     await loupe.open((await launch()).url);
-    await loupe.waitForStatus('Connected', 20_000);
+    await loupe.waitForStatus('Connected');
 
     await client.addRoot('relative/dir', 'Nope');
     await expect(client.roots()).toContainText('Not a URI or absolute path');

@@ -9,7 +9,7 @@ test.describe('sampling/createMessage', () => {
   test('is shown as a conversation and answered by hand', async ({ launch, loupe, page }) => {
     const client = new ClientSide(page, loupe);
     await loupe.open((await launch()).url);
-    await loupe.waitForStatus('Connected', 20_000);
+    await loupe.waitForStatus('Connected');
 
     await client.runTool('trigger-sampling-request', { prompt: 'a haiku about tests' });
     await client.expectPending(1);
@@ -31,7 +31,7 @@ test.describe('sampling/createMessage', () => {
   test('a rejection reaches the server as an error, and an image reply as an image', async ({ launch, loupe, page }) => {
     const client = new ClientSide(page, loupe);
     await loupe.open((await launch()).url);
-    await loupe.waitForStatus('Connected', 20_000);
+    await loupe.waitForStatus('Connected');
 
     await client.runTool('trigger-sampling-request', { prompt: 'no thanks' });
     await client.samplingRequest().getByRole('button', { name: 'Reject' }).click();
@@ -49,7 +49,7 @@ test.describe('sampling/createMessage', () => {
   test('a saved preset fills the reply', async ({ launch, loupe, page }) => {
     const client = new ClientSide(page, loupe);
     await loupe.open((await launch()).url);
-    await loupe.waitForStatus('Connected', 20_000);
+    await loupe.waitForStatus('Connected');
 
     await client.runTool('trigger-sampling-request', { prompt: 'first' });
     const first = client.samplingRequest();
@@ -62,7 +62,7 @@ test.describe('sampling/createMessage', () => {
 
     // A new request starts from the defaults; the preset brings the saved reply back (also after a reload).
     await page.reload();
-    await loupe.waitForStatus('Connected', 20_000);
+    await loupe.waitForStatus('Connected');
     await client.runTool('trigger-sampling-request', { prompt: 'second' });
     const second = client.samplingRequest();
     await expect(second.getByLabel('Reply text')).toHaveValue('');
@@ -75,7 +75,7 @@ test.describe('sampling/createMessage', () => {
   test('a request that offers tools can be answered with a tool use', async ({ launch, loupe, page }) => {
     const client = new ClientSide(page, loupe);
     await loupe.open((await launch(['node', 'e2e/fixtures/client-requests.mjs'])).url);
-    await loupe.waitForStatus('Connected', 20_000);
+    await loupe.waitForStatus('Connected');
 
     await client.runTool('sample-with-tools');
     const request = client.samplingRequest();
@@ -95,7 +95,7 @@ test.describe('sampling/createMessage', () => {
   test('a task-augmented request is run by Loupe as a task that the server polls', async ({ launch, loupe, page }) => {
     const client = new ClientSide(page, loupe);
     await loupe.open((await launch()).url);
-    await loupe.waitForStatus('Connected', 20_000);
+    await loupe.waitForStatus('Connected');
 
     await client.runTool('trigger-sampling-request-async', { prompt: 'later' });
     const request = client.samplingRequest();

@@ -20,7 +20,7 @@ test.describe('shutdown', () => {
   test('SIGINT stops the bundled server and exits 0', async ({ launch, loupe }) => {
     const app = await launch();
     await loupe.open(app.url);
-    await loupe.waitForStatus('Connected', 20_000);
+    await loupe.waitForStatus('Connected');
     const children = descendants(app.pid);
     expect(children.length, 'the bundled server runs').toBeGreaterThan(0);
 

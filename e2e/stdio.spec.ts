@@ -35,7 +35,7 @@ test.describe('a stdio server given on the command line', () => {
     const env = { ...process.env, LOUPE_E2E_PARENT_SECRET: 'must-not-leak-4711' };
     const app = await launch(['-e', 'LOUPE_E2E_GIVEN=given-by-the-user', 'node', EVERYTHING, 'stdio'], { env });
     await loupe.open(app.url);
-    await loupe.waitForStatus('Connected', 20_000);
+    await loupe.waitForStatus('Connected');
     await loupe.selectTool('get-env');
     await loupe.runTool();
     await expect(loupe.result()).toContainText('given-by-the-user');

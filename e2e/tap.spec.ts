@@ -57,14 +57,14 @@ test.describe('a tapped host session', () => {
     const runtime = privateRuntime();
     const app = await launch([], { env: { ...process.env, XDG_RUNTIME_DIR: runtime } });
     await loupe.open(app.url);
-    await loupe.waitForStatus('Connected', 20_000);
+    await loupe.waitForStatus('Connected');
     await tapShowsInPage(page, loupe, String(app.port), { XDG_RUNTIME_DIR: runtime });
   });
 
   test('attached by address, the token from MCP_LOUPE_TOKEN (no state file to read): shows the same', async ({ launch, loupe, page }) => {
     const app = await launch([], { env: { ...process.env, XDG_RUNTIME_DIR: privateRuntime() } });
     await loupe.open(app.url);
-    await loupe.waitForStatus('Connected', 20_000);
+    await loupe.waitForStatus('Connected');
     await tapShowsInPage(page, loupe, `${app.origin}/`, { XDG_RUNTIME_DIR: privateRuntime(), MCP_LOUPE_TOKEN: app.token });
   });
 });

@@ -9,7 +9,7 @@ test.describe('tasks', () => {
   test('a required-task tool is marked, runs as a task to completion, and shows in the Tasks tab', async ({ launch, loupe, page }) => {
     const client = new ClientSide(page, loupe);
     await loupe.open((await launch()).url);
-    await loupe.waitForStatus('Connected', 20_000);
+    await loupe.waitForStatus('Connected');
 
     await expect(loupe.toolEntry(TOOL)).toContainText('task required');
     await loupe.selectTool(TOOL);
@@ -37,7 +37,7 @@ test.describe('tasks', () => {
   test('a task is cancelled', async ({ launch, loupe, page }) => {
     const client = new ClientSide(page, loupe);
     await loupe.open((await launch()).url);
-    await loupe.waitForStatus('Connected', 20_000);
+    await loupe.waitForStatus('Connected');
 
     await client.runTool(TOOL, { topic: 'never mind' });
     const run = client.taskRun();
@@ -58,7 +58,7 @@ test.describe('tasks', () => {
   test('a required-task tool called without a task shows the error and retries as a task in one click', async ({ launch, loupe, page }) => {
     const client = new ClientSide(page, loupe);
     await loupe.open((await launch()).url);
-    await loupe.waitForStatus('Connected', 20_000);
+    await loupe.waitForStatus('Connected');
 
     await loupe.selectTool(TOOL);
     await page.getByRole('switch', { name: 'Run as task' }).uncheck();
@@ -76,7 +76,7 @@ test.describe('tasks', () => {
   test('a task that needs input asks through an elicitation, then completes', async ({ launch, loupe, page }) => {
     const client = new ClientSide(page, loupe);
     await loupe.open((await launch()).url);
-    await loupe.waitForStatus('Connected', 20_000);
+    await loupe.waitForStatus('Connected');
 
     await loupe.selectTool(TOOL);
     await loupe.fillField('topic', 'python');

@@ -24,7 +24,7 @@ test.describe('trace export and import', () => {
   test('export → import gives the same frames, read-only, with secrets masked', async ({ launch, loupe, page }, testInfo) => {
     const app = await launch(['-e', `API_KEY=${SECRET}`, '-e', 'REGION=eu-west', 'node', EVERYTHING, 'stdio']);
     await loupe.open(app.url);
-    await loupe.waitForStatus('Connected', 20_000);
+    await loupe.waitForStatus('Connected');
     const history = new HistoryPage(loupe);
     await history.open();
     // The server prints its environment: the secret value is in a frame now.
@@ -78,7 +78,7 @@ test.describe('trace export and import', () => {
   test('export only what the filter shows; a file that is not a trace is refused', async ({ launch, loupe, page }, testInfo) => {
     const app = await launch();
     await loupe.open(app.url);
-    await loupe.waitForStatus('Connected', 20_000);
+    await loupe.waitForStatus('Connected');
     const history = new HistoryPage(loupe);
     await history.open();
     await history.ping();

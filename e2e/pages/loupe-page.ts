@@ -30,7 +30,8 @@ export class LoupePage {
   }
 
   /** Waits until the status reads `state` (whole word: `Connected` never matches `Disconnected`). */
-  async waitForStatus(state: Status, timeout?: number): Promise<void> {
+  /** `timeout`: 30 s unless given (a server's start on a loaded machine; a hang is what it tells apart). */
+  async waitForStatus(state: Status, timeout = 30_000): Promise<void> {
     await expect(this.status(), `connection status should become ${state}`).toContainText(new RegExp(`\\b${state}\\b`), { timeout });
   }
 

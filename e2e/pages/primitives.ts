@@ -11,7 +11,7 @@ export const HOSTILE = ['node', 'e2e/fixtures/hostile-data.mjs'];
 /** Open Loupe on `url` and wait for the session and its tools. */
 export async function ready(loupe: LoupePage, url: string, firstTool: string): Promise<void> {
   await loupe.open(url);
-  await loupe.waitForStatus('Connected', 20_000);
+  await loupe.waitForStatus('Connected');
   await expect(loupe.toolButton(firstTool).first()).toBeVisible();
 }
 

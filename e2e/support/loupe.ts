@@ -51,7 +51,7 @@ export async function launchLoupe(target: string[] = [], opts: LaunchOptions = {
   const proc = spawnProc(command, args, opts);
   let match: RegExpMatchArray;
   try {
-    match = await waitForOutput(proc, proc.stdout, URL_PATTERN, opts.startTimeoutMs ?? 15_000, 'Loupe start-up');
+    match = await waitForOutput(proc, proc.stdout, URL_PATTERN, opts.startTimeoutMs ?? 60_000, 'Loupe start-up');
   } catch (error) {
     await stopProc(proc, 'SIGKILL', 1_000);
     throw error;

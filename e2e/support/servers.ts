@@ -47,7 +47,7 @@ async function startNodeServer(args: string[], listening: RegExp, what: string):
   const port = await freePort();
   const proc = spawnProc(process.execPath, args, { env: { ...process.env, PORT: String(port) } });
   try {
-    await waitForOutput(proc, () => proc.stdout() + proc.stderr(), listening, 15_000, what);
+    await waitForOutput(proc, () => proc.stdout() + proc.stderr(), listening, 60_000, what);
   } catch (error) {
     await stopProc(proc, 'SIGKILL', 1_000);
     throw error;

@@ -153,5 +153,5 @@ describe('the apps fixture over stdio', () => {
     ]);
     const malformed = found.find((f) => f.rule === 'app-csp-malformed');
     for (const entry of ['"https://api.example.com; script-src *"', `"'unsafe-eval'"`, '"https://cdn.example.com/lib.js"', '"cdn example.com"']) expect(malformed?.message).toContain(entry);
-  }, 30_000);
+  }, 90_000);
 });

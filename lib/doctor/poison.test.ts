@@ -254,7 +254,7 @@ describe('the reference servers', () => {
       expect(pid).toBeTypeOf('number');
       expect(await gone(pid!)).toBe(true);
     }
-  }, 60_000);
+  }, 120_000);
 
   afterAll(() => inputs.clear());
 

@@ -118,7 +118,7 @@ describe('an MCP Apps view, hosted by the proxy', () => {
     expect(toServer).toHaveLength(1);
     expect(toServer[0].raw).toContain('counter_add');
     expect(frames.some((f) => f.view === undefined && f.raw.includes('secret_model_tool') && f.dir === 'out' && f.method === 'tools/call')).toBe(false);
-  }, 30_000);
+  }, 90_000);
 
   it('lists what the view asks of the host, and switches display mode only to one it declared', async () => {
     const { tab, reply } = await opened('messenger');
@@ -154,7 +154,7 @@ describe('an MCP Apps view, hosted by the proxy', () => {
     const answered = session.trace.all().some((e) => e.kind === 'frame' && e.view === state.view && e.dir === 'in' && e.id === teardown[0].id && e.method === undefined);
     expect(answered, 'the view answered the teardown before it went').toBe(true);
     expect(tab.of('error').filter((m) => m.error.code === 'NO_VIEW')).toEqual([]);
-  }, 30_000);
+  }, 90_000);
 
   it('says why a view cannot be opened: no view, a missing resource, the wrong MIME type', async () => {
     for (const [tool, words] of [['echo', /names no view/], ['broken-link', /Could not read the view ui:\/\/apps\/missing/], ['wrong-mime', /text\/html;profile=mcp-app/]] as const) {
@@ -162,7 +162,7 @@ describe('an MCP Apps view, hosted by the proxy', () => {
       expect(reply.state).toBeUndefined();
       expect(reply.error?.message).toMatch(words);
     }
-  }, 60_000);
+  }, 120_000);
 
   it('serves the sandbox and the view only into frames, with the view’s token, on a loopback Host, under the built policy', async () => {
     const { tab, reply } = await opened('csp-breaker');
@@ -204,7 +204,7 @@ describe('an MCP Apps view, hosted by the proxy', () => {
     tab.receive({ type: 'app-close', view: state.view });
     await until(() => (lastState(tab)?.status === 'closed' ? true : undefined), 'closed');
     expect((await get(sandbox, frame)).status).toBe(404);
-  }, 30_000);
+  }, 90_000);
 
   it('a view’s tools/call meets the session’s interception rules: a permission gate answers it, a breakpoint holds it', async () => {
     const { tab, reply } = await opened('counter', {});
@@ -223,6 +223,6 @@ describe('an MCP Apps view, hosted by the proxy', () => {
     expect(hold.frame.raw).toContain('"by":5');
     tab.receive({ type: 'release-hold', holdId: hold.frame.holdId, decision: { action: 'forward' } });
     expect(JSON.stringify((await held).content)).toContain('5');
-  }, 30_000);
+  }, 90_000);
 });
 

@@ -153,5 +153,5 @@ describe('against the OAuth fixture', () => {
     expect(stats.refused.invalid_grant).toBeGreaterThanOrEqual(1);
     expect(stats.authorizations.requested).toBe(1);
     expect(s.provider.authState().phase).toBe('signed-in');
-  }, 45_000);
+  }, 90_000);
 });

@@ -124,13 +124,13 @@ describe('one record per frame, in bytes, from every source', () => {
     const { session, outcome } = await engineSession(stdio);
     expect(outcome.ok).toBe(true);
     expectOneRecordEach(session.trace.all(), 'noise');
-  }, 30_000);
+  }, 90_000);
 
   it('an HTTP session whose answer is an event stream', async () => {
     const { session, outcome } = await engineSession({ kind: 'http', url: httpUrl, transport: 'http', headers: {} });
     expect(outcome.ok).toBe(true);
     expectOneRecordEach(session.trace.all(), 'frame');
-  }, 30_000);
+  }, 90_000);
 
   it('the gateway', async () => {
     const engine = new Engine();
@@ -144,7 +144,7 @@ describe('one record per frame, in bytes, from every source', () => {
     expect(JSON.stringify(result)).toContain(GREETING);
     const relay = engine.sessionList().find((s) => s.trace.all().some((e) => e.kind === 'frame'))!;
     expectOneRecordEach(relay.trace.all(), 'noise');
-  }, 30_000);
+  }, 90_000);
 
   it('the tap, in its recording', async () => {
     const record = join(mkdtempSync(join(tmpdir(), 'loupe-one-record-')), 'tap.jsonl');
@@ -158,5 +158,5 @@ describe('one record per frame, in bytes, from every source', () => {
     await client.close();
     const events = readFileSync(record, 'utf8').trim().split('\n').slice(1).map((line) => JSON.parse(line) as TraceEvent);
     expectOneRecordEach(events, 'noise');
-  }, 30_000);
+  }, 90_000);
 });

@@ -54,7 +54,7 @@ describe('through the hub, against a model server that records what it gets', ()
   let origin = '';
   beforeAll(async () => {
     origin = await startLlmFixture('llm-openai.mjs', started);
-  }, 30_000);
+  }, 90_000);
   afterAll(() => Promise.all(started.map(stopChild)));
 
   const received = async () => (await (await fetch(`${origin}/debug/requests`)).json()) as { headers: Record<string, string> }[];

@@ -40,7 +40,7 @@ beforeAll(async () => {
   client = new Client({ name: 'llm-fixtures-test', version: '1.0.0' });
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js')], stderr: 'ignore' }));
   tools = (await client.listTools()).tools;
-}, 30_000);
+}, 90_000);
 
 afterAll(async () => {
   await client?.close();

@@ -48,7 +48,7 @@ beforeAll(async () => {
   [bases.anthropic, bases['openai-compatible'], slowBase] = await Promise.all([startFixture('llm-anthropic.mjs'), startFixture('llm-openai.mjs'), startSlowServer()]);
   bases.anthropic += '/v1';
   bases['openai-compatible'] += '/v1';
-}, 30_000);
+}, 90_000);
 
 afterAll(async () => {
   slow?.closeAllConnections();

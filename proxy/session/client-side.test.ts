@@ -40,7 +40,7 @@ describe('declared capabilities', () => {
   });
 
   it('declares nothing the user switched off; the server then hides those tools', async () => {
-    const none = { sampling: false, samplingTools: false, elicitationForm: false, elicitationUrl: false, roots: false, rootsListChanged: false, tasks: false };
+    const none = { sampling: false, samplingTools: false, elicitationForm: false, elicitationUrl: false, roots: false, rootsListChanged: false, tasks: false, apps: false };
     const { client, session } = await connect({ clientCapabilities: none });
     const init = client.events.find((e): e is FrameEvent => e.kind === 'frame' && e.method === 'initialize')!;
     expect(JSON.parse(init.raw).params.capabilities).toEqual({});

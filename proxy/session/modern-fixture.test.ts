@@ -33,7 +33,7 @@ async function startHttp(script: string, args: string[]): Promise<string> {
   let out = '';
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
   child.stderr!.resume();
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     const ready = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/.exec(out);
     if (ready) return ready[1];

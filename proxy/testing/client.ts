@@ -54,7 +54,7 @@ export class WireTestClient {
   }
 
   /** Resolves when `check` holds, re-checked after every message. */
-  async until<T>(check: () => T | undefined | false, timeoutMs = 15_000, what = 'condition'): Promise<T> {
+  async until<T>(check: () => T | undefined | false, timeoutMs = 60_000, what = 'condition'): Promise<T> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const value = check();

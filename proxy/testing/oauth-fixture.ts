@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
-import { afterAll, afterEach, expect } from 'vitest';
+import { onTestFinished } from 'vitest';
 
 const FIXTURE = join(resolve(import.meta.dirname, '../..'), 'e2e', 'fixtures', 'oauth-server.mjs');
 const LINE = /^oauth fixture listening: (\S+) \(authorization server (\S+)\)$/;
@@ -33,27 +33,28 @@ export interface ReceivedRequest {
   headers: Record<string, string>;
 }
 
-const started: ChildProcess[] = [];
-const running: OAuthFixture[] = [];
-
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((fixture) => fixture.stop()));
-});
-
-afterAll(() => {
-  // No fixture may outlive the tests.
-  for (const child of started) expect(child.exitCode !== null || child.signalCode !== null).toBe(true);
-});
-
+/**
+ * Starts the fixture for the test that calls it, which stops it when it ends and waits for it to be
+ * gone (no fixture outlives its test). The hook is the test's own, not one registered when this
+ * module loads: a vitest worker keeps modules from one file to the next (isolate: false), so a
+ * hook registered at import would belong to the first file that imported it, and the next file's
+ * fixtures would be left running.
+ */
 export function startOAuthFixture(args: string[] = []): Promise<OAuthFixture> {
   const child = spawn(process.execPath, [FIXTURE, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  started.push(child);
   let out = '';
   let err = '';
   child.stderr!.on('data', (chunk: Buffer) => (err += chunk));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.once('exit', (code, signal) => done({ code, signal })));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    return exited;
+  };
+  onTestFinished(async () => {
+    await stop();
+  });
   return new Promise((done, reject) => {
-    const timer = setTimeout(() => reject(new Error(`The fixture printed no URL line within 15 s; stderr: ${err}`)), 15_000);
+    const timer = setTimeout(() => reject(new Error(`The fixture printed no URL line within 60 s; stderr: ${err}`)), 60_000);
     child.once('exit', (code) => reject(new Error(`The fixture exited (${code}) before listening; stderr: ${err}`)));
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk;
@@ -69,15 +70,11 @@ export function startOAuthFixture(args: string[] = []): Promise<OAuthFixture> {
         child,
         stdout: () => out,
         stderr: () => err,
-        stop: async () => {
-          if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-          return exited;
-        },
+        stop,
         stats: () => json('/debug/stats'),
         secrets: async () => Object.values((await json('/debug/secrets')) as Record<string, string[]>).flat(),
         requests: () => json('/debug/requests'),
       };
-      running.push(fixture);
       done(fixture);
     });
   });

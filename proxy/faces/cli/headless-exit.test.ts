@@ -42,7 +42,7 @@ const recording = join(dir, 'tools.jsonl');
 beforeAll(async () => {
   const recorded = await runBuiltCli(['--cli', '--record', recording, '--method', 'tools/list', ...EVERYTHING], children);
   expect(recorded.code).toBe(EXIT.ok);
-}, 60_000);
+}, 120_000);
 
 async function expectPromptExit(args: string[], codes: number[], options: BuiltCliOptions = {}) {
   const run = await runBuiltCli(args, children, { hangMs: HANG_MS, ...options });
@@ -121,7 +121,7 @@ describe('--mock exits when its client leaves', () => {
       expect(run.code).toBe(EXIT.ok);
       expect(run.afterLeaveMs).toBeLessThan(EXIT_BOUND_MS);
     }
-  }, 60_000);
+  }, 120_000);
 
   it('over HTTP, on SIGTERM, with a lingering timer', async () => {
     const child = spawn(process.execPath, [...LINGERING_TIMER, CLI, '--mock', recording, '--mock-port', '0'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -142,7 +142,7 @@ describe('--mock exits when its client leaves', () => {
     expect(signal).toBeNull();
     expect(code).toBe(EXIT.ok);
     expect(performance.now() - signalled).toBeLessThan(EXIT_BOUND_MS);
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('the session', () => {
@@ -176,5 +176,5 @@ describe('the session', () => {
     }
     expect(started.size).toBeGreaterThan(0);
     expect([...started].filter((timer) => !cleared.has(timer))).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 });

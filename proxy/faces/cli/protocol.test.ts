@@ -36,7 +36,7 @@ async function serve(script: string, args: string[]): Promise<string> {
   child.stderr!.resume();
   let out = '';
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  for (const end = Date.now() + 10_000; Date.now() < end; await new Promise((r) => setTimeout(r, 20))) {
+  for (const end = Date.now() + 60_000; Date.now() < end; await new Promise((r) => setTimeout(r, 20))) {
     const ready = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/.exec(out);
     if (ready) return ready[1];
     if (child.exitCode !== null) break;

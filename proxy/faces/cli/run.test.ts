@@ -143,7 +143,7 @@ describe('mcp-loupe --cli', () => {
     const out = await cli('--method', 'tools/call', '--tool-name', 'simulate-research-query', '--tool-arg', 'topic=lenses', '--format', 'text');
     expect(out.code).toBe(0);
     expect(out.stdout).toMatch(/lenses/i);
-  }, 30_000);
+  }, 90_000);
 
   it('--verbose writes the protocol trace to stderr, frames as sent', async () => {
     const out = await cli('--verbose', '--method', 'ping');

@@ -70,7 +70,7 @@ describe('--smoke against server-filesystem', () => {
     expect(out.stdout).not.toMatch(/FAILED/);
     expect(row(out.stdout, 'read_text_file')).toMatch(/^read_text_file\s+passed\s+\d+\s+All 3 cases passed \(valid arguments: Refused the made-up arguments with isError/);
     expect(out.stdout).toContain('\n4 of 14 tools not called: they may change data (no readOnlyHint: true); add --allow-writes to call them with made-up arguments too.\n14 tools: 10 passed, 0 failed, 0 warnings, 4 skipped\n');
-  }, 60_000);
+  }, 120_000);
 
   it('with --allow-writes calls the write tools too, which change the folder', async () => {
     const dir = scratchFolder();
@@ -82,5 +82,5 @@ describe('--smoke against server-filesystem', () => {
     for (const tool of WRITE_TOOLS) expect(row(out.stdout, tool)).toMatch(/^\S+\s+passed\s/);
     expect(out.stdout).not.toContain('not called');
     expect(contents(dir)).not.toEqual(before);
-  }, 60_000);
+  }, 120_000);
 });

@@ -93,7 +93,7 @@ describe('runSmoke against the smoke fixture', () => {
     expect(report.server).toEqual({ name: 'smoke-fixture', version: '1.0.0' });
     expect(report.restarts).toBe(1);
     expect(report.listError).toBeUndefined();
-  }, 60_000);
+  }, 120_000);
 
   it('calls the good tool with valid synthesised arguments and its negative cases are refused', () => {
     const good = tool(report, 'good');
@@ -158,7 +158,7 @@ describe('runSmoke against the smoke fixture', () => {
     const once = await smoke(fixture, 1_000, false);
     expect(once.tools.map((t) => t.cases.length)).toEqual([1, 1, 1, 1, 1, 1, 1, 1, 1]);
     expect(tool(once, 'lenient').verdict).toBe('passed');
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('runSmoke by default (without allowWrites)', () => {
@@ -173,7 +173,7 @@ describe('runSmoke by default (without allowWrites)', () => {
     expect(report.restarts).toBe(0);
     expect(smokeExitCode(report)).toBe(0);
     expect(formatSmokeText(report)).toContain('\n9 of 9 tools not called: they may change data (no readOnlyHint: true); add --allow-writes to call them with made-up arguments too.\n9 tools: 0 passed, 0 failed, 0 warnings, 9 skipped\n');
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('runSmoke with a schema too deep to check', () => {
@@ -182,7 +182,7 @@ describe('runSmoke with a schema too deep to check', () => {
     expect(report.tools[0]).toMatchObject({ name: 'deep_schema', verdict: 'failed', cases: [expect.objectContaining({ outcome: 'input-schema-invalid', reason: expect.stringMatching(/^Its inputSchema cannot be used \(.+\), so it was not called\.$/) })] });
     expect(report.tools.slice(1).map((t) => t.name)).toEqual(['good', 'fails', 'crash', 'strict', 'slow', 'bad_output', 'no_structured', 'lenient', 'needs_task']);
     expect(tool(report, 'good').verdict).toBe('passed');
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('runSmoke when the server cannot be started again', () => {
@@ -205,7 +205,7 @@ describe('runSmoke when the server cannot be started again', () => {
     ]);
     expect(tool(report, 'strict').reason).toMatch(/^Not called: Loupe could not start the server again after a crash \(The server exited with code 7/);
     expect(smokeExitCode(report)).toBe(1);
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('runSmoke against server-everything over stdio', () => {
@@ -244,6 +244,6 @@ describe('--smoke on a server with MCP Apps views (issue 24)', () => {
     expect(report.tools.find((t) => t.name === 'counter')?.view).toEqual({ uri: 'ui://apps/counter', appOnly: false });
     expect(report.tools.find((t) => t.name === 'echo')?.view).toBeUndefined();
     expect(formatSmokeText(report)).toMatch(/tools with a view \(MCP Apps; open one in the page to see it\): .*counter → ui:\/\/apps\/counter/);
-  }, 60_000);
+  }, 120_000);
 });
 

@@ -256,5 +256,5 @@ describe('verify against server-everything', () => {
     expect(absorbed).toEqual({ '$..createdAt': 1, '$..lastUpdatedAt': 1, '$..taskId': 2 });
     expect(report.compared).toBe(15);
     expect(verifyExitCode(report)).toBe(0);
-  }, 40_000);
+  }, 90_000);
 });

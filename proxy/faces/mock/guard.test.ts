@@ -61,7 +61,7 @@ beforeAll(async () => {
     recording.tools = (JSON.parse(run.stdout) as { tools: unknown[] }).tools;
     expect(recording.tools.length).toBeGreaterThan(0);
   }
-}, 60_000);
+}, 120_000);
 
 async function mock(generation: Generation, options: Parameters<typeof startMock>[1] = {}) {
   const parsed = parseTrace(readFileSync(recordings[generation].file, 'utf8'));
@@ -244,7 +244,7 @@ describe('mcp-loupe --mock FILE --mock-port N', () => {
     const lines = everyCommandLine();
     expect(lines.some((line) => line.includes(file))).toBe(true);
     expect(lines.filter((line) => line.includes(token))).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 
   it('--mock-no-auth warns in words on stderr, prints no token, and a client without one gets the recording', async () => {
     const { file } = recordings['2026-07-28'];
@@ -255,7 +255,7 @@ describe('mcp-loupe --mock FILE --mock-port N', () => {
     );
     expect(mock.out.stderr).not.toMatch(/Bearer|Mock token/);
     expect(await listTools('2026-07-28', url, {})).toEqual(recordings['2026-07-28'].tools);
-  }, 60_000);
+  }, 120_000);
 
   it('refuses --mock-no-auth without --mock-port (over stdio only its parent can talk to the mock)', async () => {
     const run = await runBuiltCli(['--mock', recordings['2025-11-25'].file, '--mock-no-auth'], children);

@@ -68,7 +68,7 @@ describe('a result crosses to the page once', () => {
 
     expect(inline.ok && inline.frameSeq).toBeFalsy();
     expect(JSON.stringify(inline.ok && inline.result)).toContain('BEGIN>');
-  }, 30_000);
+  }, 90_000);
 
   it('a long frame goes to a joining tab as a binary message of its own, not escaped into the events message', async () => {
     const { session, joining, plain } = await connected();
@@ -85,7 +85,7 @@ describe('a result crosses to the page once', () => {
     // A tab that does not join frames gets it inline, escaped in its events message, as before.
     expect(plain.apart).toHaveLength(0);
     expect(plain.texts.some((t) => t.includes('"events"') && t.includes('BEGIN>'))).toBe(true);
-  }, 30_000);
+  }, 90_000);
 
   it('a result with a secret of the session masked in its frame goes inline, as the server sent it', async () => {
     const { hub, session, joining } = await connected();
@@ -95,5 +95,5 @@ describe('a result crosses to the page once', () => {
     const response = await responseTo(joining, 'c');
     expect(response.ok && response.frameSeq).toBeFalsy();
     expect(JSON.stringify(response.ok && response.result)).toContain('abcdefghijklmnopqrstuvwxyz');
-  }, 30_000);
+  }, 90_000);
 });

@@ -21,7 +21,7 @@ const startFixture = async (file: string): Promise<string> => `${await startLlmF
 
 beforeAll(async () => {
   [openai, anthropic] = await Promise.all([startFixture('llm-openai.mjs'), startFixture('llm-anthropic.mjs')]);
-}, 30_000);
+}, 90_000);
 
 afterAll(() => Promise.all(started.map(stopChild)));
 

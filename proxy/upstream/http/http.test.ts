@@ -47,7 +47,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => html.listen(0, '127.0.0.1', resolve));
   htmlPort = (html.address() as { port: number }).port;
-}, 30_000);
+}, 90_000);
 
 afterAll(async () => {
   streamable?.child.kill();
