@@ -57,7 +57,7 @@ test.describe('All servers', () => {
     await all.openView('History');
     await expect(all.table().getByRole('columnheader', { name: 'Server', exact: true })).toBeVisible();
     await all.history().getByRole('combobox', { name: 'Method' }).selectOption('tools/call');
-    await expect.poll(async () => new Set(await all.column('Server')), { timeout: 10_000 }).toEqual(new Set(['everything-stdio', 'memory', 'everything-http']));
+    await expect.poll(async () => new Set(await all.column('Server')), { timeout: 30_000 }).toEqual(new Set(['everything-stdio', 'memory', 'everything-http']));
     const times = await all.column('Time');
     expect(times.length).toBeGreaterThanOrEqual(8);
     expect([...times].sort(), 'rows in time order').toEqual(times);

@@ -50,7 +50,7 @@ test.describe('deep JSON', () => {
     const history = new HistoryPage(loupe);
     await history.open();
     await history.compose(`{"jsonrpc":"2.0","id":"deep-composer","method":"tools/call","params":{"name":"echo","arguments":{"text":"deep composer"},"deep":${deepText(9_000)}}}`);
-    await expect(history.answer()).toContainText('echo: deep composer', { timeout: 15_000 });
+    await expect(history.answer()).toContainText('echo: deep composer', { timeout: 30_000 });
     await expect(history.row('"deep-composer"').filter({ hasText: 'composed' })).toHaveCount(1);
     await history.ping();
     await expect(history.pingResult()).toContainText(/^pong in [\d.]+ ms$/);

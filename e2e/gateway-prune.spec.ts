@@ -26,7 +26,7 @@ test('ended gateway sessions beyond 20 are pruned, and the Servers panel says ho
   }
 
   const servers = page.getByRole('region', { name: 'Servers' });
-  await expect(servers.getByText(/^2 ended sessions pruned:/)).toBeVisible({ timeout: 15_000 });
+  await expect(servers.getByText(/^2 ended sessions pruned:/)).toBeVisible({ timeout: 30_000 });
   // The 20 that ended last (the gateway's target has no session of the page's own).
   await expect(servers.getByRole('heading', { name: 'Servers (20)' })).toBeVisible();
 });

@@ -193,7 +193,7 @@ test.describe('the Intercept tab', () => {
 
       await openIntercept(page);
       const held = heldRegion(page);
-      await expect(held.getByRole('group', { name: /e2e-host 2\.1\.0$/ })).toBeVisible({ timeout: 15_000 });
+      await expect(held.getByRole('group', { name: /e2e-host 2\.1\.0$/ })).toBeVisible({ timeout: 30_000 });
       await expect(held.getByRole('textbox', { name: 'Held frame' })).toHaveValue(/"through the tap"/);
       await held.getByRole('button', { name: 'Forward', exact: true }).click();
       expect(JSON.stringify(await call)).toContain('Echo: through the tap');

@@ -25,6 +25,6 @@ test('the redirect file the opener gets lands on the page, connected', async ({ 
   expect(statSync(fileURLToPath(fileUrl)).mode & 0o777).toBe(0o600);
 
   await page.goto(fileUrl);
-  await page.waitForURL(app.url, { timeout: 10_000 });
+  await page.waitForURL(app.url, { timeout: 30_000 });
   await loupe.waitForStatus('Connected');
 });

@@ -23,7 +23,7 @@ test.describe('pending server requests', () => {
     await client.expectPending(1);
     await expect(client.samplingRequest()).toContainText('still there?');
     // The age counts from when the server asked, not from the reload.
-    await expect(client.samplingRequest().getByTestId('request-age')).not.toHaveText('0 s', { timeout: 5_000 });
+    await expect(client.samplingRequest().getByTestId('request-age')).not.toHaveText('0 s', { timeout: 20_000 });
 
     const other = await context.newPage();
     const otherClient = new ClientSide(other, new LoupePage(other));
@@ -51,7 +51,7 @@ test.describe('pending server requests', () => {
     await client.runTool('echo', { message: 'not blocked' });
     await expect(loupe.result()).toContainText('Echo: not blocked');
     await loupe.selectTool('trigger-long-running-operation');
-    await expect(loupe.result()).toContainText(/Long running operation completed/i, { timeout: 15_000 });
+    await expect(loupe.result()).toContainText(/Long running operation completed/i, { timeout: 30_000 });
     await client.expectPending(1);
 
     await client.elicitationRequest().getByRole('button', { name: 'Decline' }).click();

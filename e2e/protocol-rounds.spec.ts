@@ -125,7 +125,7 @@ test.describe('2026-07-28 rounds, cache hints and tasks in the page', () => {
     const run = client.taskRun();
     await expect(run.getByText('working', { exact: true })).toBeVisible();
     await expect(run).toContainText('The server answered with a task: Loupe polls tasks/get until it ends.');
-    await expect(run.getByText('completed', { exact: true })).toBeVisible({ timeout: 15_000 });
+    await expect(run.getByText('completed', { exact: true })).toBeVisible({ timeout: 30_000 });
     await expect(run.getByRole('region', { name: 'Task result' })).toContainText('Job done');
     // The tool's own Result shows what the task carried once it ended, not the task handle.
     await expect(loupe.result()).toContainText('Job done');

@@ -163,7 +163,7 @@ test.describe('protocol generation', () => {
     await subscriptions.getByRole('textbox', { name: 'Resource URIs' }).fill('fixture://counter');
     await subscriptions.getByRole('button', { name: 'Listen', exact: true }).click();
     // What the acknowledgement honoured, in words (the fixture's stdio server takes the resource's updates).
-    await expect(protocol.listenState()).toContainText(/^Listening\b.*\. The server honoured [^.]*updates of fixture:\/\/counter/, { timeout: 10_000 });
+    await expect(protocol.listenState()).toContainText(/^Listening\b.*\. The server honoured [^.]*updates of fixture:\/\/counter/, { timeout: 30_000 });
 
     // The 2026 level control replaces logging/setLevel (deprecated there).
     await expect(page.getByRole('combobox', { name: 'Logging level' })).toHaveCount(0);
@@ -176,10 +176,10 @@ test.describe('protocol generation', () => {
     await expect(loupe.result()).toBeVisible();
     await loupe.openTab('Notifications');
     const list = page.getByRole('list', { name: 'Notifications' });
-    await expect(list.getByRole('listitem').filter({ hasText: 'notifications/resources/updated' }).first()).toContainText('fixture://counter', { timeout: 10_000 });
+    await expect(list.getByRole('listitem').filter({ hasText: 'notifications/resources/updated' }).first()).toContainText('fixture://counter', { timeout: 30_000 });
 
     await protocol.subscriptions().getByRole('button', { name: 'Stop listening', exact: true }).click();
-    await expect(protocol.listenState()).toHaveText('Stopped: you closed the stream.', { timeout: 10_000 });
+    await expect(protocol.listenState()).toHaveText('Stopped: you closed the stream.', { timeout: 30_000 });
 
     await protocol.logLevel().selectOption('none');
     await expect(protocol.logLevelInUse()).toHaveText('Requests ask for no log messages');
@@ -217,7 +217,7 @@ test.describe('protocol generation', () => {
     const _meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'e2e', version: '1.0.0' }, 'io.modelcontextprotocol/clientCapabilities': {} };
     await history.compose({ jsonrpc: '2.0', id: 'mismatch-1', method: 'tools/call', params: { name: 'echo', arguments: { message: 'mismatched' }, _meta } });
     // The broken variant answers it as if the header agreed.
-    await expect(history.answer()).toContainText('echo: mismatched', { timeout: 10_000 });
+    await expect(history.answer()).toContainText('echo: mismatched', { timeout: 30_000 });
     // The header went on that POST, over the one the transport derives from the body (the
     // filter searches an HTTP row's headers; a Headers object lists them sorted).
     await history.search().fill('"mcp-method":"tools/list","mcp-name":"echo"');
@@ -247,7 +247,7 @@ test.describe('protocol generation', () => {
         await loupe.openTab('Notifications');
         await protocol.subscriptions().getByRole('checkbox', { name: 'Tools list changes' }).check();
         await protocol.subscriptions().getByRole('button', { name: 'Listen', exact: true }).click();
-        await expect(protocol.listenState()).toContainText(/^Listening/, { timeout: 10_000 });
+        await expect(protocol.listenState()).toContainText(/^Listening/, { timeout: 30_000 });
         await expect(protocol.logLevel()).toBeVisible();
         expect(await seriousAxeFindings(page), `Notifications, ${dark ? 'dark' : 'light'}`).toEqual([]);
         await loupe.openTab('History');

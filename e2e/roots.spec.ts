@@ -18,7 +18,7 @@ test.describe('roots', () => {
     await expect(async () => {
       await loupe.runTool();
       await expect(loupe.result()).toContainText('1. Project A', { timeout: 1_000 });
-    }).toPass({ timeout: 15_000 });
+    }).toPass({ timeout: 30_000 });
     await expect(loupe.result()).toContainText('URI: file:///tmp/loupe-e2e/project%20a');
 
     await client.addRoot('file:///tmp/loupe-e2e/b', 'Project B');
@@ -28,7 +28,7 @@ test.describe('roots', () => {
       await loupe.runTool();
       await expect(loupe.result()).toContainText('Current MCP Roots (1 total)', { timeout: 1_000 });
       await expect(loupe.result()).toContainText('1. Project B', { timeout: 1_000 });
-    }).toPass({ timeout: 15_000 });
+    }).toPass({ timeout: 30_000 });
 
     await loupe.openTab('History');
     await expect(loupe.historyRows('notifications/roots/list_changed').first()).toBeVisible();

@@ -101,7 +101,7 @@ test.describe('sampling/createMessage', () => {
     const request = client.samplingRequest();
     await expect(request).toContainText('Loupe runs it as a task');
     await client.reply('answered as a task');
-    await expect(loupe.result()).toContainText('[COMPLETED] Async sampling completed!', { timeout: 15_000 });
+    await expect(loupe.result()).toContainText('[COMPLETED] Async sampling completed!', { timeout: 30_000 });
     await expect(loupe.result()).toContainText('"text": "answered as a task"');
   });
 });

@@ -49,7 +49,7 @@ test.describe('the lifecycle of a call', () => {
     await expect.poll(async () => Number(await bar.getAttribute('aria-valuenow'))).toBeGreaterThanOrEqual(1);
     await loupe.result().getByRole('button', { name: 'Cancel' }).click();
     await expect(loupe.result().getByText('cancelled', { exact: true })).toBeVisible();
-    await expect(loupe.result().getByText(/The server answered after the cancel \(trace #\d+\): the late response is in History/)).toBeVisible({ timeout: 10_000 });
+    await expect(loupe.result().getByText(/The server answered after the cancel \(trace #\d+\): the late response is in History/)).toBeVisible({ timeout: 30_000 });
     await expect(loupe.result()).not.toContainText('LATE ANSWER');
     await expect(loupe.result()).not.toContainText('slow_progress finished');
     // The late answer is in the trace: the last frame naming tools/call is the server's late response.

@@ -40,7 +40,7 @@ test.describe('the tool list', () => {
     await expect(loupe.result()).toContainText('tools/list_changed in 1500 ms');
     // Typing, not yet run: the re-list puts appeared_later first and moves change_tools down.
     await loupe.fillField('Notifications', '7');
-    await expect(loupe.toolButton('appeared_later')).toBeVisible({ timeout: 10_000 });
+    await expect(loupe.toolButton('appeared_later')).toBeVisible({ timeout: 30_000 });
     await expect(page.getByText(/^2 list_changed notifications/)).toBeVisible();
     await expect(loupe.field('Notifications')).toHaveValue('7');
   });
