@@ -209,8 +209,10 @@ describe('RuledTransport', () => {
     };
     const none = await measure([]);
     const ten = await measure(inactive);
-    // Per frame: the same, within noise (well under a microsecond either way on any machine).
-    expect(ten).toBeLessThan(none * 1.5 + 5);
+    // Per frame: the same, within noise (well under a microsecond either way on any machine). The
+    // bound only tells rules skipped from rules evaluated on every frame (tens of ms more here),
+    // far from the typical ratio: two CIs at once on two cores made it 2.6× (issue 22; speed is bench/'s).
+    expect(ten).toBeLessThan(none * 5 + 50);
   });
 });
 

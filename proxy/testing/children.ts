@@ -65,7 +65,8 @@ export async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = once(child, 'exit');
   child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 3_000);
+  // A hang guard, far from the typical exit (two CIs at once made a graceful one take over 3 s).
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
   await exited;
   clearTimeout(timer);
 }

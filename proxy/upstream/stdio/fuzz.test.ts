@@ -147,7 +147,7 @@ describe('fuzz: hostile frames and hostile page messages', () => {
     await loupe?.close();
   });
 
-  it('relays a 20,000-deep result as its exact text, and sends a 9,000-deep request exactly', { timeout: 30_000 }, async () => {
+  it('relays a 20,000-deep result as its exact text, and sends a 9,000-deep request exactly', { timeout: 120_000 }, async () => {
     const deep = await tab.request(session, 'deep-1', 'tools/call', { name: 'deep', arguments: { depth: 20_000 } });
     expect(deep.ok).toBe(true);
     const result = (deep as { result: { structuredContent: unknown; content: Array<{ text: string }> } }).result;
@@ -159,7 +159,7 @@ describe('fuzz: hostile frames and hostile page messages', () => {
     expect(answer).toMatchObject({ ok: true, rpcId: 'deep-raw', result: { content: [{ type: 'text', text: 'echo: through' }] } });
   });
 
-  it(`relays ${CALLS * LINES_PER_CALL + BURSTS * BURST_SIZE} generated server frames and keeps answering`, { timeout: 60_000 }, async () => {
+  it(`relays ${CALLS * LINES_PER_CALL + BURSTS * BURST_SIZE} generated server frames and keeps answering`, { timeout: 180_000 }, async () => {
     const random = gen.prng(SEED);
     const window = 16;
     for (let start = 0; start < CALLS; start += window) {
@@ -177,7 +177,7 @@ describe('fuzz: hostile frames and hostile page messages', () => {
     await assertAlive(loupe, session, tab, 'after the server frames');
   });
 
-  it(`survives ${PAGE_MESSAGES} generated page messages`, { timeout: 60_000 }, async () => {
+  it(`survives ${PAGE_MESSAGES} generated page messages`, { timeout: 180_000 }, async () => {
     const random = gen.prng(SEED + 1);
     for (let n = 0; n < PAGE_MESSAGES; n += 1) {
       const { data, binary } = pageMessage(gen, random, session, n);
