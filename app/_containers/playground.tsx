@@ -6,7 +6,8 @@
  * proxy sent with that JSON-RPC id, `Provider exchange in History` the exchange's own row. The
  * frame may arrive only once the page subscribes to that server, so the link waits for it.
  * The model list is fetched only when the person presses `List models`: Loupe makes no call to a
- * provider on its own, not even when the tab opens.
+ * provider on its own, not even when the tab opens. A call whose tool links an MCP Apps view shows
+ * that view under its Observe (playground-views.tsx).
  */
 import { useMemo, type ReactNode } from 'react';
 import { downloadData } from '@/components/ui/download.ts';
@@ -21,6 +22,7 @@ import type { ListState } from '../_stores/list-store.ts';
 import { keySource, type PlaygroundStore, type ProviderSettings, type SendContext } from '../_stores/playground-store.ts';
 import type { RunState } from '../_stores/playground-run.ts';
 import { serverName } from './servers.tsx';
+import { useConversationViews, useToolsBySession, useViewOf } from './playground-views.tsx';
 import { useLoupeSelector, useServices } from '../_hooks/use-loupe.ts';
 import { useStore } from '../_hooks/use-store.ts';
 import { useToolLists } from '../_hooks/use-tool-lists.ts';
@@ -130,9 +132,10 @@ function Provider({ store, which }: { store: PlaygroundStore; which: 0 | 1 }): R
   );
 }
 
-function Conversation({ store, which, run }: { store: PlaygroundStore; which: 0 | 1; run: RunState }): ReactNode {
+function Conversation({ store, which, run, ctx }: { store: PlaygroundStore; which: 0 | 1; run: RunState; ctx: SendContext | undefined }): ReactNode {
   const services = useServices();
   const { providers } = useStore(store);
+  const viewOf = useViewOf(which, run, ctx);
   return (
     <ConversationView
       label={which === 0 ? 'Conversation' : 'Conversation (second model)'}
@@ -150,6 +153,7 @@ function Conversation({ store, which, run }: { store: PlaygroundStore; which: 0 
         if (link?.rpcId !== undefined) revealInHistory(services, link.session, frameOf(link.rpcId));
       }}
       onDecide={(callId, decision) => store.decide(which, callId, decision)}
+      viewOf={viewOf}
     />
   );
 }
@@ -165,6 +169,10 @@ export function PlaygroundContainer(): ReactNode {
   const first = useStore(store.runs[0]);
   const second = useStore(store.runs[1]);
   const { servers, notes, tools, ctx } = usePlaygroundTools(store);
+  // Both conversations', whether shown or not: turning Compare off clears the second, and closes its views.
+  const toolsBySession = useToolsBySession(servers);
+  useConversationViews(0, first, toolsBySession);
+  useConversationViews(1, second, toolsBySession);
   const running = [first, ...(state.compare ? [second] : [])].some((r) => ['awaiting-model', 'awaiting-approval', 'calling-tool'].includes(r.loop.status));
   return (
     <div className="space-y-3">
@@ -201,8 +209,8 @@ export function PlaygroundContainer(): ReactNode {
         </div>
       </Panel>
       <div className={state.compare ? 'grid gap-3 xl:grid-cols-2' : ''}>
-        <Conversation store={store} which={0} run={first} />
-        {state.compare && <Conversation store={store} which={1} run={second} />}
+        <Conversation store={store} which={0} run={first} ctx={ctx} />
+        {state.compare && <Conversation store={store} which={1} run={second} ctx={ctx} />}
       </div>
     </div>
   );

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AppViewState, ClientMessage } from '../../lib/wire/wire.ts';
 import { MessageHostFixture } from '../_wire/message-host-fixture.ts';
-import { AppsStore, slotKey, type ViewCall } from './apps-store.ts';
+import { AppsStore, callKey, slotKey, type ViewCall } from './apps-store.ts';
 
 const ORIGIN = 'http://127.0.0.1:6280';
 const KEY = slotKey('s1', 'counter');
@@ -151,15 +151,80 @@ describe('AppsStore', () => {
     store.dispose();
   });
 
+  it("keeps a Playground conversation's views one per call, beside the Tools tab's, until the conversation discards them", () => {
+    const host = new Host();
+    const store = new AppsStore(host, () => ORIGIN);
+    store.open(call('t1'));
+    opened(host, store, 'v1');
+    host.deliver({ type: 'response', id: 'p1', session: 's1', ok: true, durationMs: 3, rpcId: 11, frameSeq: 60 });
+    const first = callKey(0, 'p1');
+    const second = callKey(0, 'p2');
+    expect(store.open({ ...call('p1'), conversation: 0 })).toBe(true);
+    expect(host.last('app-open')).toMatchObject({ tool: 'counter', resultSeq: 60, toolCallId: 11 });
+    host.deliver({ type: 'app-opened', requestId: host.last('app-open').requestId, state: viewState('v2') });
+    store.open({ ...call('p2'), conversation: 0 });
+    host.deliver({ type: 'app-opened', requestId: host.last('app-open').requestId, state: viewState('v3') });
+    // Another call of the same tool is a view of its own: none is closed, the Tools tab's is left alone.
+    expect(host.ofType('app-close')).toEqual([]);
+    const { slots, calls } = store.getSnapshot();
+    expect(Object.keys(slots)).toEqual([KEY]);
+    expect(slots[KEY].state?.view).toBe('v1');
+    expect(calls[first]).toMatchObject({ conversation: 0, callId: 'p1', state: { view: 'v2' } });
+    expect(calls[second]).toMatchObject({ conversation: 0, callId: 'p2', state: { view: 'v3' } });
+    store.open({ ...call('p1'), conversation: 0 });
+    expect(host.ofType('app-open')).toHaveLength(3);
+
+    host.deliver({ type: 'app-state', state: viewState('v2', { status: 'initialized' }) });
+    expect(store.getSnapshot().calls[first].state?.status).toBe('initialized');
+    store.setContext(first, { theme: 'dark' });
+    expect(host.last('app-context')).toEqual({ type: 'app-context', view: 'v2', context: { theme: 'dark' } });
+    host.deliver({ type: 'error', error: { code: 'VIEW', message: 'Refused.' } });
+    expect(store.getSnapshot().calls[first].problem).toBe('Refused.');
+
+    store.discard(first);
+    expect(host.last('app-close')).toEqual({ type: 'app-close', view: 'v2' });
+    expect(store.getSnapshot().calls[first]).toBeUndefined();
+    expect(store.getSnapshot().slots[KEY].state?.view).toBe('v1');
+    // A view discarded while it was being opened is closed once the proxy answers.
+    store.open({ ...call('p4'), conversation: 1 });
+    const late = host.last('app-open').requestId;
+    store.discard(callKey(1, 'p4'));
+    host.deliver({ type: 'app-opened', requestId: late, state: viewState('v4') });
+    expect(host.last('app-close')).toEqual({ type: 'app-close', view: 'v4' });
+    store.dispose();
+  });
+
+  it('sends an answer to an ask once, however often it is given', () => {
+    const host = new Host();
+    const store = new AppsStore(host, () => ORIGIN);
+    const key = callKey(0, 'p1');
+    store.open({ ...call('p1'), conversation: 0 });
+    expect(store.answer(key, 'ask-1', true)).toBe(false);
+    host.deliver({ type: 'app-opened', requestId: host.last('app-open').requestId, state: viewState('v1') });
+    host.open = false;
+    expect(store.answer(key, 'ask-1', true)).toBe(false);
+    host.open = true;
+    expect(store.answer(key, 'ask-1', true)).toBe(true);
+    expect(store.answer(key, 'ask-1', false)).toBe(false);
+    expect(store.answer(key, 'ask-2', false)).toBe(true);
+    expect(host.ofType('app-answer')).toEqual([
+      { type: 'app-answer', view: 'v1', ask: 'ask-1', approve: true },
+      { type: 'app-answer', view: 'v1', ask: 'ask-2', approve: false },
+    ]);
+    store.dispose();
+  });
+
   it('a new socket closes every view; a removed session takes its views', () => {
     const host = new Host();
     const store = new AppsStore(host, () => ORIGIN);
     store.open(call());
     opened(host, store, 'v1');
+    store.open({ ...call('p1'), conversation: 1 });
     host.deliver({ type: 'snapshot', version: 1, sessions: [], events: [], stats: [] });
     expect(store.getSnapshot().slots[KEY]).toMatchObject({ state: { status: 'closed' }, error: expect.stringMatching(/dropped/) });
+    expect(store.getSnapshot().calls[callKey(1, 'p1')]).toMatchObject({ pending: undefined, error: expect.stringMatching(/dropped/) });
     host.deliver({ type: 'session-removed', session: 's1' });
-    expect(store.getSnapshot().slots).toEqual({});
+    expect(store.getSnapshot()).toEqual({ slots: {}, calls: {} });
     store.dispose();
   });
 });

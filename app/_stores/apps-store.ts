@@ -1,6 +1,8 @@
 /**
- * The MCP Apps views of this tab (issue 24, lib/wire/apps.ts): at most one per tool of a session,
- * the view of that tool's latest call. The host of each view runs in the proxy; this store only
+ * The MCP Apps views of this tab (issue 24, lib/wire/apps.ts). The Tools tab's (`slots`): at most
+ * one per tool of a session, the view of that tool's latest call. The Playground's (`calls`): one
+ * per tool call a model made in a conversation, kept until that conversation is cleared
+ * (`discard`). The host of each view runs in the proxy; this store only
  * asks for a view (`app-open`), keeps the state the proxy sends (`app-state`), and is the pipe
  * between the proxy and the sandbox frame: what the frame posted goes out as `app-frame`, what the
  * proxy sends a view is handed to the frame that shows it (held until that frame is there).
@@ -14,17 +16,19 @@ import type { MessageHost } from '../_wire/message-host.ts';
 import { newRequestId } from '../_wire/request-outcome.ts';
 import { HostStore } from './host-store.ts';
 
-/** One tool's view: the call it shows, and what the proxy said of it. */
+/** One view: the call it shows, and what the proxy said of it. */
 export interface ViewSlot {
   session: string;
   tool: string;
+  /** The Playground conversation (0, or 1 for the second model) whose call this view shows; none for the Tools tab's. */
+  conversation?: number;
   /** The call store's id of the `tools/call` whose result the view shows. */
   callId: string;
   /** The call's arguments and result: `Replay to view` starts from them. */
   input: Record<string, unknown>;
   result: unknown;
   fromResponse: boolean;
-  /** The host context the user chose here, kept for the next view of this tool (a new run, `Mount again`). */
+  /** The host context the user chose here, kept for the next view of this slot (a new run, `Mount again`). */
   context: HostContextPatch;
   /** The requestId of the `app-open` in flight. */
   pending?: string;
@@ -37,8 +41,10 @@ export interface ViewSlot {
 }
 
 export interface AppsState {
-  /** By slotKey(session, tool). */
+  /** The Tools tab's, by slotKey(session, tool). */
   slots: Readonly<Record<string, ViewSlot>>;
+  /** The Playground's, by callKey(conversation, callId). */
+  calls: Readonly<Record<string, ViewSlot>>;
 }
 
 /** What the page knows of a finished call whose tool links a view. */
@@ -53,12 +59,21 @@ export interface ViewCall {
    * the task): only then does the response's frame hold it.
    */
   fromResponse: boolean;
+  /** A Playground conversation's call: its own view, keyed by callKey(conversation, callId). */
+  conversation?: number;
 }
 
 export const slotKey = (session: string, tool: string): string => `${session}\u0000${tool}`;
+/** A Playground call's view; `callId` is the tab's request id of its `tools/call`. Never a slotKey (its first character). */
+export const callKey = (conversation: number, callId: string): string => `\u0001${conversation}\u0000${callId}`;
+const isCallKey = (key: string): boolean => key.startsWith('\u0001');
+const keyOf = (slot: Pick<ViewSlot, 'session' | 'tool' | 'callId' | 'conversation'>): string =>
+  slot.conversation === undefined ? slotKey(slot.session, slot.tool) : callKey(slot.conversation, slot.callId);
 
 /** Responses noted (their frame and JSON-RPC id), newest last: a call is opened as soon as it ends. */
 const NOTED = 200;
+/** Asks answered from this tab, remembered so that a second click sends nothing. */
+const ANSWERED = 200;
 /** Frames held for a view whose frame is not drawn yet (it is hidden, or being drawn). */
 const HELD = 500;
 
@@ -70,6 +85,8 @@ export class AppsStore extends HostStore<AppsState> {
   private readonly responses = new Map<string, { rpcId?: RequestId; frameSeq?: number }>();
   private readonly posters = new Map<string, (text: string) => void>();
   private readonly held = new Map<string, string[]>();
+  /** The asks answered from this tab (`view`, NUL, ask id), newest last: a second click sends nothing. */
+  private readonly answered = new Set<string>();
   /** The slot the last replay, context change or answer was for: a proxy `error` about a view is its answer. */
   private lastActed?: string;
 
@@ -77,16 +94,17 @@ export class AppsStore extends HostStore<AppsState> {
     private readonly host: MessageHost,
     private readonly hostOrigin: () => string = () => globalThis.location?.origin ?? '',
   ) {
-    super(host, { slots: {} });
+    super(host, { slots: {}, calls: {} });
   }
 
   /**
-   * Shows the view of this call: nothing when it already does, else the tool's previous view is
-   * closed and this one opened. False when the socket is down (the slot says so).
+   * Shows the view of this call: nothing when it already does, else the slot's previous view (the
+   * tool's, in the Tools tab) is closed and this one opened. False when the socket is down (the
+   * slot says so).
    */
   open(call: ViewCall): boolean {
-    const key = slotKey(call.session, call.tool);
-    const old = this.state.slots[key];
+    const key = keyOf(call);
+    const old = this.slot(key);
     if (old?.callId === call.callId) return true;
     if (old?.state && old.state.status !== 'closed') this.tearDown(key);
     return this.request({ ...call, context: old?.context ?? {} });
@@ -94,15 +112,23 @@ export class AppsStore extends HostStore<AppsState> {
 
   /** Closes the view and opens it anew, for the same call. */
   mountAgain(key: string): boolean {
-    const slot = this.state.slots[key];
+    const slot = this.slot(key);
     if (!slot) return false;
     this.tearDown(key);
     return this.request(slot);
   }
 
+  /** Closes the view (`app-close`) and forgets the slot: its conversation was cleared. */
+  discard(key: string): void {
+    if (!this.slot(key)) return;
+    this.tearDown(key);
+    const field = isCallKey(key) ? 'calls' : 'slots';
+    this.set({ ...this.state, [field]: Object.fromEntries(Object.entries(this.state[field]).filter(([k]) => k !== key)) });
+  }
+
   /** `ui/resource-teardown`, then the view is gone (the proxy's next state says `closed`). */
   tearDown(key: string): void {
-    const view = this.state.slots[key]?.state;
+    const view = this.slot(key)?.state;
     if (!view || view.status === 'closed') return;
     // Messages the view's frame still posts while it goes are refused as for no view: not an answer to anything asked here.
     this.lastActed = undefined;
@@ -110,7 +136,7 @@ export class AppsStore extends HostStore<AppsState> {
   }
 
   setContext(key: string, patch: HostContextPatch): void {
-    const slot = this.state.slots[key];
+    const slot = this.slot(key);
     if (!slot) return;
     this.patch(key, { context: { ...slot.context, ...patch }, problem: undefined });
     if (slot.state && slot.state.status !== 'closed') {
@@ -121,19 +147,26 @@ export class AppsStore extends HostStore<AppsState> {
 
   /** Sends `tool-input` and/or `tool-result` to the view again, with these values. */
   replay(key: string, input: Record<string, unknown> | undefined, result: unknown): boolean {
-    const view = this.state.slots[key]?.state;
+    const view = this.slot(key)?.state;
     if (!view) return false;
     this.act(key);
     this.patch(key, { problem: undefined });
     return this.host.send({ type: 'app-replay', view: view.view, ...(input !== undefined ? { input } : {}), ...(result !== undefined ? { result } : {}) });
   }
 
-  /** The user's answer to an ask that waits for one (the view's `ui/message`). */
+  /**
+   * The user's answer to an ask that waits for one (the view's `ui/message`). False when it was not
+   * sent: no open view, the socket is down, or this ask was answered from this tab already.
+   */
   answer(key: string, ask: string, approve: boolean): boolean {
-    const view = this.state.slots[key]?.state;
-    if (!view || view.status === 'closed') return false;
+    const view = this.slot(key)?.state;
+    const id = `${view?.view}\u0000${ask}`;
+    if (!view || view.status === 'closed' || this.answered.has(id)) return false;
     this.act(key);
-    return this.host.send({ type: 'app-answer', view: view.view, ask, approve });
+    if (!this.host.send({ type: 'app-answer', view: view.view, ask, approve })) return false;
+    this.answered.add(id);
+    if (this.answered.size > ANSWERED) this.answered.delete(this.answered.values().next().value!);
+    return true;
   }
 
   /** A message the view's sandbox frame posted (checked by the frame: its window and origin), as text. */
@@ -177,7 +210,7 @@ export class AppsStore extends HostStore<AppsState> {
   }
 
   private request(slot: Omit<ViewSlot, 'pending' | 'state' | 'error' | 'problem'>): boolean {
-    const key = slotKey(slot.session, slot.tool);
+    const key = keyOf(slot);
     const requestId = newRequestId();
     const noted = slot.fromResponse ? this.responses.get(slot.callId) : undefined;
     const sent = this.host.send({
@@ -192,8 +225,9 @@ export class AppsStore extends HostStore<AppsState> {
       hostOrigin: this.hostOrigin(),
       ...(Object.keys(slot.context).length > 0 ? { context: slot.context } : {}),
     });
-    const { session, tool, callId, input, result, fromResponse, context } = slot;
-    this.setSlot(key, { session, tool, callId, input, result, fromResponse, context, ...(sent ? { pending: requestId } : { error: NOT_SENT }) });
+    const { session, tool, conversation, callId, input, result, fromResponse, context } = slot;
+    const where = conversation === undefined ? {} : { conversation };
+    this.setSlot(key, { session, tool, ...where, callId, input, result, fromResponse, context, ...(sent ? { pending: requestId } : { error: NOT_SENT }) });
     return sent;
   }
 
@@ -203,7 +237,7 @@ export class AppsStore extends HostStore<AppsState> {
   }
 
   private opened(requestId: string, state: AppViewState | undefined, error: LoupeError | undefined): void {
-    const key = Object.keys(this.state.slots).find((k) => this.state.slots[k].pending === requestId);
+    const key = this.keys().find((k) => this.slot(k)?.pending === requestId);
     if (key === undefined) {
       // A view this tab no longer wants (a newer run overtook it): closed at once.
       if (state) this.host.send({ type: 'app-close', view: state.view });
@@ -233,29 +267,38 @@ export class AppsStore extends HostStore<AppsState> {
 
   private refused(error: LoupeError): void {
     if (error.code !== 'VIEW' && error.code !== 'NO_VIEW') return;
-    if (this.lastActed !== undefined && this.state.slots[this.lastActed]) this.patch(this.lastActed, { problem: error.message });
+    if (this.lastActed !== undefined && this.slot(this.lastActed)) this.patch(this.lastActed, { problem: error.message });
   }
 
   /** A new socket: the proxy closed this tab's views with the old one. */
   private dropped(): void {
-    const slots: Record<string, ViewSlot> = {};
-    for (const [key, slot] of Object.entries(this.state.slots)) {
-      if (slot.pending !== undefined) slots[key] = { ...slot, pending: undefined, error: DROPPED };
-      else if (slot.state && slot.state.status !== 'closed') slots[key] = { ...slot, state: { ...slot.state, status: 'closed' }, error: DROPPED };
-      else slots[key] = slot;
-    }
+    const drop = (slot: ViewSlot): ViewSlot => {
+      if (slot.pending !== undefined) return { ...slot, pending: undefined, error: DROPPED };
+      if (slot.state && slot.state.status !== 'closed') return { ...slot, state: { ...slot.state, status: 'closed' }, error: DROPPED };
+      return slot;
+    };
     this.posters.clear();
     this.held.clear();
-    this.set({ slots });
+    this.set({ slots: mapValues(this.state.slots, drop), calls: mapValues(this.state.calls, drop) });
   }
 
   private forget(session: string): void {
-    const slots = Object.fromEntries(Object.entries(this.state.slots).filter(([, slot]) => slot.session !== session));
-    if (Object.keys(slots).length !== Object.keys(this.state.slots).length) this.set({ slots });
+    const mine = (slots: Readonly<Record<string, ViewSlot>>) => Object.fromEntries(Object.entries(slots).filter(([, slot]) => slot.session !== session));
+    const slots = mine(this.state.slots);
+    const calls = mine(this.state.calls);
+    if (Object.keys(slots).length + Object.keys(calls).length !== this.keys().length) this.set({ slots, calls });
   }
 
   private keyOfView(view: string): string | undefined {
-    return Object.keys(this.state.slots).find((k) => this.state.slots[k].state?.view === view);
+    return this.keys().find((k) => this.slot(k)?.state?.view === view);
+  }
+
+  private keys(): string[] {
+    return [...Object.keys(this.state.slots), ...Object.keys(this.state.calls)];
+  }
+
+  private slot(key: string): ViewSlot | undefined {
+    return isCallKey(key) ? this.state.calls[key] : this.state.slots[key];
   }
 
   private act(key: string): void {
@@ -263,11 +306,16 @@ export class AppsStore extends HostStore<AppsState> {
   }
 
   private patch(key: string, patch: Partial<ViewSlot>): void {
-    const slot = this.state.slots[key];
+    const slot = this.slot(key);
     if (slot) this.setSlot(key, { ...slot, ...patch });
   }
 
   private setSlot(key: string, slot: ViewSlot): void {
-    this.set({ slots: { ...this.state.slots, [key]: slot } });
+    const field = isCallKey(key) ? 'calls' : 'slots';
+    this.set({ ...this.state, [field]: { ...this.state[field], [key]: slot } });
   }
+}
+
+function mapValues(slots: Readonly<Record<string, ViewSlot>>, change: (slot: ViewSlot) => ViewSlot): Record<string, ViewSlot> {
+  return Object.fromEntries(Object.entries(slots).map(([key, slot]) => [key, change(slot)]));
 }

@@ -139,6 +139,25 @@ describe('PlaygroundStore', () => {
     ]);
   });
 
+  it("a view's message goes into its own conversation only, once that conversation can take it", () => {
+    const { host, store } = setUp();
+    store.setCompare(true);
+    store.setProvider(1, { model: 'script-text' });
+    expect(store.messageProblem(0, undefined)).toMatch(/Connect a server/);
+    store.send('hi', CTX);
+    expect(store.messageProblem(0, CTX)).toMatch(/busy/);
+    expect(store.sendTo(0, 'Hello from the view', CTX)).toBe(false);
+    for (const call of host.sent.filter((m) => m.type === 'playground-call')) host.deliver({ type: 'playground-reply', requestId: call.requestId, reply: says('Hello.'), latencyMs: 2 });
+    expect(store.messageProblem(1, CTX)).toBeUndefined();
+    expect(store.sendTo(1, '  ', CTX)).toBe(false);
+    expect(store.sendTo(1, 'Hello from the view', CTX)).toBe(true);
+    expect(host.last('playground-call').config.model).toBe('script-text');
+    expect(store.runs[1].getSnapshot().loop.messages.at(-1)).toEqual({ role: 'user', text: 'Hello from the view' });
+    expect(store.runs[0].getSnapshot().loop.messages.filter((m) => m.role === 'user')).toHaveLength(1);
+    store.setProvider(0, { model: '' });
+    expect(store.messageProblem(0, CTX)).toMatch(/Model/);
+  });
+
   it('exports without any key, imports, and Re-run sends the user messages again one after another', () => {
     const { host, store } = setUp();
     store.setKey(0, 'sk-secret-123');

@@ -173,6 +173,24 @@ export class PlaygroundStore extends HostStore<PlaygroundState> {
     return this.active().map((run, i) => run.send(text, this.contextFor(i, ctx))).some(Boolean);
   }
 
+  /**
+   * Why a message cannot go into conversation `which` alone now, in words; undefined when it can.
+   * What a view's approved `ui/message` waits on: it goes as the next user message of its own
+   * conversation, the one whose model called the view's tool.
+   */
+  messageProblem(which: 0 | 1, ctx: Pick<SendContext, 'record'> | undefined): string | undefined {
+    if (!ctx) return 'Connect a server first: the Playground records each model call in a server’s History.';
+    if (this.state.providers[which].model.trim() === '') return `Type the ${which === 0 ? 'model’s name in Model' : 'second model’s name in Second model'} first.`;
+    if (this.runs[which].busy) return 'The conversation is busy: approve once the model has answered (or press Stop).';
+    return undefined;
+  }
+
+  /** A user message into conversation `which` only, as if typed there (see messageProblem). */
+  sendTo(which: 0 | 1, text: string, ctx: SendContext): boolean {
+    if (this.messageProblem(which, ctx) !== undefined || text.trim() === '') return false;
+    return this.runs[which].send(text, this.contextFor(which, ctx));
+  }
+
   decide(which: 0 | 1, callId: string, decision: 'approve' | 'deny' | 'always'): void {
     this.runs[which].decide(callId, decision);
   }

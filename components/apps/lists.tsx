@@ -33,21 +33,29 @@ const isWebLink = (url: string): boolean => /^https?:\/\//i.test(url);
 
 const ANSWER_WORDS = { waiting: 'waiting for your answer', approved: 'approved', denied: 'denied' } as const;
 
+/** What the asks' answers need: the answer itself, and why an ask cannot be approved now (the Playground's conversation is busy…). */
+interface Answering {
+  onAnswer?(id: string, approve: boolean): void;
+  cannotApprove?(ask: ViewAsk): string | undefined;
+}
+
 /** A `ui/message` waits for the user: the view hears `sent` once approved, an error once denied. */
-function Answer({ ask, onAnswer }: { ask: ViewAsk; onAnswer?(id: string, approve: boolean): void }): ReactNode {
+function Answer({ ask, onAnswer, cannotApprove }: Answering & { ask: ViewAsk }): ReactNode {
   if (ask.answer === undefined || ask.id === undefined) return null;
   const id = ask.id;
   if (ask.answer !== 'waiting' || !onAnswer) return <span className="text-xs text-zinc-600 dark:text-zinc-300">{ANSWER_WORDS[ask.answer]}</span>;
+  const blocked = cannotApprove?.(ask);
   return (
-    <span className="flex items-center gap-1">
+    <span className="flex flex-wrap items-center gap-1">
       <span className="text-xs text-amber-800 dark:text-amber-300">{ANSWER_WORDS.waiting}</span>
-      <button type="button" className={smallButton} onClick={() => onAnswer(id, true)}>Approve</button>
+      <button type="button" className={`${smallButton} disabled:opacity-50`} disabled={blocked !== undefined} onClick={() => onAnswer(id, true)}>Approve</button>
       <button type="button" className={smallButton} onClick={() => onAnswer(id, false)}>Deny</button>
+      {blocked !== undefined && <span className="text-xs text-zinc-600 dark:text-zinc-300"><Text>{blocked}</Text></span>}
     </span>
   );
 }
 
-function Ask({ ask, onAnswer }: { ask: ViewAsk; onAnswer?(id: string, approve: boolean): void }): ReactNode {
+function Ask({ ask, onAnswer, cannotApprove }: Answering & { ask: ViewAsk }): ReactNode {
   const kind = KINDS[ask.kind];
   return (
     <li className="flex min-w-0 flex-wrap items-baseline gap-x-2 gap-y-0.5 border-b border-zinc-100 py-1 last:border-0 dark:border-zinc-800">
@@ -59,13 +67,13 @@ function Ask({ ask, onAnswer }: { ask: ViewAsk; onAnswer?(id: string, approve: b
           Open
         </a>
       )}
-      <Answer ask={ask} onAnswer={onAnswer} />
+      <Answer ask={ask} onAnswer={onAnswer} cannotApprove={cannotApprove} />
       {ask.seq !== undefined && <span className="text-xs text-zinc-500 dark:text-zinc-400">frame #{ask.seq}</span>}
     </li>
   );
 }
 
-export function AskList({ asks, onAnswer }: { asks: readonly ViewAsk[]; onAnswer?(id: string, approve: boolean): void }): ReactNode {
+export function AskList({ asks, onAnswer, cannotApprove }: Answering & { asks: readonly ViewAsk[] }): ReactNode {
   const shown = asks.length > SHOWN ? asks.slice(-SHOWN) : asks;
   return (
     <section aria-label="Asks" className="min-w-0">
@@ -76,7 +84,7 @@ export function AskList({ asks, onAnswer }: { asks: readonly ViewAsk[]; onAnswer
       ) : (
         <ul className="max-h-64 overflow-auto text-sm">
           {shown.map((ask, i) => (
-            <Ask key={ask.id ?? `${ask.at}:${i}`} ask={ask} onAnswer={onAnswer} />
+            <Ask key={ask.id ?? `${ask.at}:${i}`} ask={ask} onAnswer={onAnswer} cannotApprove={cannotApprove} />
           ))}
         </ul>
       )}

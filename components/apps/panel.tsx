@@ -8,7 +8,7 @@
  * change): moving an iframe in the DOM reloads it, and the view would start again.
  */
 import { useEffect, type CSSProperties, type ReactNode } from 'react';
-import type { AppViewState, DisplayMode, HostContextPatch } from '../../lib/wire/wire.ts';
+import type { AppViewState, DisplayMode, HostContextPatch, ViewAsk } from '../../lib/wire/wire.ts';
 import { Text } from '../ui/text.tsx';
 import { buttonClass, Note } from '../ui/ui.tsx';
 import { ViewFrame } from './frame.tsx';
@@ -35,6 +35,8 @@ export interface ViewPanelProps {
   onReplay(input: Record<string, unknown> | undefined, result: unknown): void;
   /** The user's answer to an ask that waits for one (a `ui/message`). */
   onAnswer(ask: string, approve: boolean): void;
+  /** Why this ask cannot be approved now, in words (the Playground's conversation is busy…); undefined when it can. */
+  cannotApprove?(ask: ViewAsk): string | undefined;
   onTearDown(): void;
   onMountAgain(): void;
 }
@@ -137,7 +139,7 @@ function Actions({ state, opening, onTearDown, onMountAgain }: Pick<ViewPanelPro
   );
 }
 
-function Beside({ state, input, result, callId, onContext, onReplay, onAnswer }: Pick<ViewPanelProps, 'input' | 'result' | 'callId' | 'onContext' | 'onReplay' | 'onAnswer'> & { state: AppViewState }): ReactNode {
+function Beside({ state, input, result, callId, onContext, onReplay, onAnswer, cannotApprove }: Pick<ViewPanelProps, 'input' | 'result' | 'callId' | 'onContext' | 'onReplay' | 'onAnswer' | 'cannotApprove'> & { state: AppViewState }): ReactNode {
   const closed = state.status === 'closed';
   const cannotReplay = state.status === 'initialized' ? undefined : 'The view takes these once it has initialized.';
   return (
@@ -147,7 +149,7 @@ function Beside({ state, input, result, callId, onContext, onReplay, onAnswer }:
         <Replay key={callId} input={input} result={result} cannotSendReason={cannotReplay} onSend={onReplay} />
       </div>
       <div className="min-w-0 space-y-3">
-        <AskList asks={state.asks} onAnswer={closed ? undefined : onAnswer} />
+        <AskList asks={state.asks} onAnswer={closed ? undefined : onAnswer} cannotApprove={cannotApprove} />
         <ModelContext value={state.modelContext} />
         <CspSummary csp={state.csp} problems={state.cspProblems} allow={state.allow} />
       </div>
@@ -181,7 +183,7 @@ export function ViewPanel(props: ViewPanelProps): ReactNode {
       )}
       {state && state.status !== 'closed' && <FrameBox tool={tool} state={state} onMessage={props.onMessage} attach={props.attach} onContext={props.onContext} />}
       {state?.status === 'closed' && <Note>The view was torn down. Mount again shows it anew.</Note>}
-      {state && <Beside state={state} input={props.input} result={props.result} callId={props.callId} onContext={props.onContext} onReplay={props.onReplay} onAnswer={props.onAnswer} />}
+      {state && <Beside state={state} input={props.input} result={props.result} callId={props.callId} onContext={props.onContext} onReplay={props.onReplay} onAnswer={props.onAnswer} cannotApprove={props.cannotApprove} />}
     </section>
   );
 }

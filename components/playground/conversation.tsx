@@ -3,7 +3,8 @@
  * model call (a step) shows the model's text, its usage and latency and a link to the provider
  * exchange in History; each tool call it asked for names the tool, shows the arguments, waits for
  * Approve / Deny / Always for this tool when it has to, and links to its `tools/call` frame; its
- * result text follows. Failures are the loop's own sentences, shown where they happened.
+ * result text follows, and under it the call's MCP Apps view when its tool has one (issue 24).
+ * Failures are the loop's own sentences, shown where they happened.
  */
 import type { ReactNode } from 'react';
 import type { CallStatus, CallStep, LoopState, Turn } from '../../lib/playground/loop.ts';
@@ -25,6 +26,8 @@ export interface ConversationProps {
   onShowExchange(turn: number): void;
   onShowFrame(callId: string): void;
   onDecide(callId: string, decision: 'approve' | 'deny' | 'always'): void;
+  /** The MCP Apps view of a call (by the model's call id), drawn under its Observe; nothing for a call without one. */
+  viewOf?(callId: string): ReactNode;
 }
 
 const STATUS: Record<CallStatus, { words: string; tone: Tone }> = {
@@ -62,6 +65,7 @@ function rounds(loop: LoopState): { user: string; turns: { turn: Turn; index: nu
 function CallView({ step, props }: { step: CallStep; props: ConversationProps }): ReactNode {
   const { call } = step;
   const status = STATUS[step.status];
+  const view = step.result ? props.viewOf?.(call.id) : undefined;
   return (
     <li aria-label={`Act: ${call.name}`} className="rounded border border-zinc-200 p-2 dark:border-zinc-700">
       <div className="flex flex-wrap items-center gap-2 text-sm">
@@ -90,6 +94,7 @@ function CallView({ step, props }: { step: CallStep; props: ConversationProps })
           <Pre mono={false} className="max-h-60 overflow-auto text-sm">{resultText(step.result) || '(no text)'}</Pre>
         </div>
       )}
+      {view !== undefined && view !== null && <div className="mt-2">{view}</div>}
     </li>
   );
 }
