@@ -192,4 +192,12 @@ describe('buildToolset', () => {
     ]);
     expect(notes).toEqual(['"my server__echo" is shown to the model as "my_server__echo".', '"b__x.y" is shown to the model as "b__x_y".']);
   });
+
+  it('leaves out the tools that are for a server’s views only (MCP Apps visibility without "model"), and says so', () => {
+    const appOnly = { name: 'counter_add', inputSchema: { type: 'object' }, _meta: { ui: { visibility: ['app'] } } };
+    const both = { name: 'counter', inputSchema: { type: 'object' }, _meta: { ui: { resourceUri: 'ui://apps/counter', visibility: ['model', 'app'] } } };
+    const { tools, notes } = buildToolset([{ name: 'apps', tools: [appOnly, both, echoTool] }]);
+    expect(tools.map((t) => t.name)).toEqual(['counter', 'echo']);
+    expect(notes).toEqual(['apps: 1 tool is for the server\'s views only (MCP Apps visibility without "model"), not offered to the model.']);
+  });
 });

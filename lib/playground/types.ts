@@ -7,6 +7,7 @@
  * What crosses the WebSocket later (the conversation, a provider's settings) has a zod schema (messages.ts);
  * a provider's settings name the key (`apiKeyRef`), never hold it: keys live only in the proxy.
  */
+import { modelMaySee } from '../apps/meta.ts';
 import { cleanName } from '../doctor/providers.ts';
 import { parseTools } from '../schema/tool-schema.ts';
 import type { AssistantMessage, Message, ProviderConfig, ProviderKind, ToolCall, ToolResult, Usage } from './messages.ts';
@@ -144,7 +145,11 @@ export function buildToolset(servers: readonly { name: string; tools: readonly u
   const tools: PlaygroundTool[] = [];
   const notes: string[] = [];
   for (const server of servers) {
-    const { tools: entries, problems } = parseTools(server.tools);
+    // MCP Apps (issue 24): a tool whose visibility leaves out "model" is for the server's views only.
+    const offered = server.tools.filter((t) => modelMaySee(t));
+    const forViews = server.tools.length - offered.length;
+    if (forViews > 0) notes.push(`${server.name}: ${forViews === 1 ? '1 tool is' : `${forViews} tools are`} for the server's views only (MCP Apps visibility without "model"), not offered to the model.`);
+    const { tools: entries, problems } = parseTools(offered);
     notes.push(...problems.map((p) => `${server.name}: ${p}.`));
     for (const entry of entries) {
       const wanted = several ? `${server.name}__${entry.name}` : entry.name;
