@@ -11,7 +11,6 @@
  * Approve waits while that conversation cannot take a message (the model is answering…).
  */
 import { useEffect, useMemo, type ReactNode } from 'react';
-import { ViewPanel } from '@/components/apps/panel.tsx';
 import { viewUriOf } from '../../lib/apps/meta.ts';
 import type { ToolResult } from '../../lib/playground/types.ts';
 import type { ViewAsk } from '../../lib/wire/wire.ts';
@@ -19,6 +18,7 @@ import { callKey, type ViewSlot } from '../_stores/apps-store.ts';
 import type { RunState } from '../_stores/playground-run.ts';
 import type { SendContext } from '../_stores/playground-store.ts';
 import { useServices } from '../_hooks/use-loupe.ts';
+import { SlotView } from './view-slot.tsx';
 import { useStore } from '../_hooks/use-store.ts';
 
 /** The tools each connected session lists (as sent), by session id: which of them link a view. */
@@ -73,26 +73,7 @@ function CallView({ which, viewKey, slot, ctx }: CallViewProps): ReactNode {
     // The view hears `sent` only when the answer reached Loupe; then the text goes in, once.
     if (apps.answer(viewKey, id, true)) playground.sendTo(which, ask.message ?? '', ctx);
   };
-  return (
-    <ViewPanel
-      tool={slot.tool}
-      opening={slot.pending !== undefined}
-      state={slot.state}
-      error={slot.error}
-      problem={slot.problem}
-      input={slot.input}
-      result={slot.result}
-      callId={slot.callId}
-      onMessage={(view, text) => apps.relay(view, text)}
-      attach={(view, post) => apps.attach(view, post)}
-      onContext={(patch) => apps.setContext(viewKey, patch)}
-      onReplay={(input, result) => apps.replay(viewKey, input, result)}
-      onAnswer={answer}
-      cannotApprove={cannotApprove}
-      onTearDown={() => apps.tearDown(viewKey)}
-      onMountAgain={() => apps.mountAgain(viewKey)}
-    />
-  );
+  return <SlotView slotKey={viewKey} slot={slot} onAnswer={answer} cannotApprove={cannotApprove} />;
 }
 
 /** What the conversation draws under a call's Observe (by the model's call id): its view, or nothing. */

@@ -11,7 +11,6 @@ import { ResultView } from '@/components/results/view.tsx';
 import { ToolCalls } from '@/components/tools/calls.tsx';
 import { ToolForm } from '@/components/tools/form.tsx';
 import { ToolList } from '@/components/tools/list.tsx';
-import { ViewPanel } from '@/components/apps/panel.tsx';
 import { Note, Panel } from '@/components/ui/ui.tsx';
 import type { ToolEntry } from '../../lib/schema/tool-schema.ts';
 import { viewUriOf } from '../../lib/apps/meta.ts';
@@ -21,6 +20,7 @@ import type { ToolCall } from '../_stores/call-store.ts';
 import type { ToolSelection as Selection } from '../_session/model.ts';
 import { argumentsOf, useSaveCall } from './saved-calls.tsx';
 import { runTool, ToolTaskStatus, ToolTaskSwitch, useTaskFollowedCall } from './tool-task.tsx';
+import { SlotView } from './view-slot.tsx';
 import { useArgsVersion } from '../_hooks/use-primitives.ts';
 import { useCall, useServices, useSession, useSessionInfo, useToolList } from '../_hooks/use-loupe.ts';
 import { useStore } from '../_hooks/use-store.ts';
@@ -64,23 +64,7 @@ function ToolViews({ session, selected }: { session: string; selected?: string }
     .filter(([, slot]) => slot.session === session)
     .map(([key, slot]) => (
       <div key={key} hidden={slot.tool !== selected}>
-        <ViewPanel
-          tool={slot.tool}
-          opening={slot.pending !== undefined}
-          state={slot.state}
-          error={slot.error}
-          problem={slot.problem}
-          input={slot.input}
-          result={slot.result}
-          callId={slot.callId}
-          onMessage={(view, text) => apps.relay(view, text)}
-          attach={(view, post) => apps.attach(view, post)}
-          onContext={(patch) => apps.setContext(key, patch)}
-          onReplay={(input, result) => apps.replay(key, input, result)}
-          onAnswer={(ask, approve) => apps.answer(key, ask, approve)}
-          onTearDown={() => apps.tearDown(key)}
-          onMountAgain={() => apps.mountAgain(key)}
-        />
+        <SlotView slotKey={key} slot={slot} />
       </div>
     ));
 }
