@@ -46,8 +46,8 @@ export class ViewHost {
   private size: AppViewState['size'];
   private modelContext: unknown;
   private viewModes: DisplayMode[] = HOST_MODES;
-  private error: string | undefined;
   private calls = 0;
+  private asked = 0;
   /** Asks waiting for the user (a `ui/message`), by ask id: how to answer the view. */
   private readonly waiting = new Map<string, (approved: boolean) => void>();
 
@@ -96,7 +96,6 @@ export class ViewHost {
       size: this.size,
       modelContext: this.modelContext,
       asks: this.asks,
-      error: this.error,
     };
   }
 
@@ -187,7 +186,8 @@ export class ViewHost {
    * conversation); the view gets its answer then. Unanswered for ten minutes, or the view closed: denied.
    */
   private askToSend(role: string, message: string): Promise<Record<string, never>> {
-    const id = `ask-${this.asks.length + 1}-${Date.now()}`;
+    // A counter, not the list's length: the list is capped, and an id must not come back.
+    const id = `ask-${++this.asked}`;
     const ask: ViewAsk = { kind: 'message', id, answer: 'waiting', message, text: `The view asks to send a ${role} message: ${message}`, at: Date.now() };
     this.ask(ask);
     return new Promise((resolve, reject) => {
