@@ -10,6 +10,7 @@
 // test may depend on a quiet machine (issue 22). The first stage of a group prints as it goes; the
 // others' output is held and printed, whole, when they end.
 import { spawn } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
 
 const npmRun = (script) => ['npm', ['run', script, '--silent']];
 const GROUPS = [
@@ -49,6 +50,46 @@ function run([name, command, args], held) {
   });
 }
 
+/**
+ * Names each failed test, with the first line of why, from the JSON reports the runners write: the
+ * last lines of a CI log are often all that is kept, and a held stage's output comes long before them.
+ */
+function printFailures() {
+  const read = (path) => {
+    try {
+      return JSON.parse(readFileSync(path, 'utf8'));
+    } catch {
+      return undefined;
+    }
+  };
+  const firstLine = (text) => String(text ?? '').replace(/\u001b\[[0-9;]*m/g, '').split('\n').find((line) => line.trim()) ?? '';
+  const lines = [];
+  for (const file of read('.reports/vitest.json')?.testResults ?? []) {
+    for (const test of file.assertionResults ?? []) {
+      if (test.status === 'failed') lines.push(`unit  ${file.name.replace(`${process.cwd()}/`, '')} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+    }
+    if ((file.assertionResults ?? []).length === 0 && file.status === 'failed') lines.push(`unit  ${file.name.replace(`${process.cwd()}/`, '')}: ${firstLine(file.message)}`);
+  }
+  const walk = (suite, path) => {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        if (test.status === 'unexpected') {
+          const result = test.results?.at(-1);
+          lines.push(`e2e   ${spec.file}:${spec.line} › ${[...path, spec.title].join(' › ')}: ${firstLine(result?.error?.message)}`);
+        }
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child, [...path, child.title]);
+  };
+  for (const suite of read('.reports/playwright.json')?.suites ?? []) walk(suite, []);
+  if (lines.length === 0) return;
+  console.error(`\nnpm test: the failed tests (${lines.length})`);
+  for (const line of lines.slice(0, 40)) console.error(`  ${line.slice(0, 400)}`);
+}
+
+// A report left by an earlier run must not speak for this one.
+for (const report of ['.reports/vitest.json', '.reports/playwright.json']) rmSync(report, { force: true });
+
 const times = [];
 let failed;
 const began = Date.now();
@@ -64,6 +105,7 @@ for (const group of GROUPS) {
 console.log(`\nnpm test: wall time per stage (${((Date.now() - began) / 1000).toFixed(0)} s in all; stages beside another overlap it)`);
 for (const [name, seconds] of times) console.log(`${seconds.toFixed(0).padStart(6)} s  ${name}`);
 if (failed) {
+  printFailures();
   console.error(`npm test: ${failed}`);
   process.exit(1);
 }
