@@ -186,16 +186,22 @@ export function headlessAuthorize(transport: FinishableTransport, provider: Loup
 export function authorizeOnDemand<T extends FinishableTransport>(transport: T, provider: LoupeAuthProvider, obtainCode: CodeSource): T {
   const send = transport.send.bind(transport);
   let signingIn: Promise<void> | undefined;
+  // Sign-ins finished so far. Read with no await between it and `signingIn`: a request whose 401
+  // arrives just as another's sign-in ends sees one or the other, never neither (reading the
+  // token alone, an await, could miss both and start a needless second sign-in).
+  let signedIn = 0;
   const signIn = (): Promise<void> =>
     (signingIn ??= finishSignIn(transport, provider, obtainCode)
       .then((result) => {
         if (!result.ok) throw new SignInError(result.error);
+        signedIn++;
       })
       .finally(() => (signingIn = undefined)));
 
   transport.send = async (message, options) => {
     for (let attempt = 1; ; attempt++) {
       const before = (await provider.tokens())?.access_token;
+      const signInsBefore = signedIn;
       try {
         return await send(message, options);
       } catch (error) {
@@ -206,7 +212,7 @@ export function authorizeOnDemand<T extends FinishableTransport>(transport: T, p
         }
         const now = (await provider.tokens())?.access_token;
         if (signingIn) await signingIn;
-        else if (now !== undefined && now !== before) {
+        else if (signedIn !== signInsBefore || (now !== undefined && now !== before)) {
           // Another request signed in meanwhile: the sign-in this one started is needless.
           const stale = provider.expectedState();
           if (stale !== undefined) provider.cancelAuthorization(stale);
