@@ -4,6 +4,7 @@
 // it asks in words, goes fullscreen and back, hears the host context change, is replayed to, torn
 // down and mounted again; the CSP breaker is blocked, listed, and reaches none of Loupe's page,
 // token, storage or WebSocket.
+import { readFile } from 'node:fs/promises';
 import { AppsPage, APPS_SERVER } from './pages/apps-page.ts';
 import { HistoryPage } from './pages/history-page.ts';
 import { expectNoSeriousAxeFindings } from './support/axe.ts';
@@ -92,6 +93,36 @@ test.describe('MCP Apps views', () => {
     await expect(link).toHaveAttribute('target', '_blank');
     await expect(link).toHaveAttribute('rel', 'noopener noreferrer');
     await expectNoSeriousAxeFindings(page, 'the messenger view and its lists');
+  });
+
+  test("messenger's download (ui/download-file, draft): listed, read from the server only once approved, each file saved; denied, the view hears so", async ({ launch, loupe, page }) => {
+    const app = await launch(APPS_SERVER);
+    const apps = new AppsPage(loupe);
+    await apps.start(app.url);
+    await apps.run('messenger');
+    await apps.waitReady('messenger');
+
+    await apps.viewButton('messenger', 'Download files').click();
+    const asked = apps.ask('messenger', 'asks to download 2 files');
+    await expect(asked).toContainText('report.csv (text/csv, 20 B)');
+    await expect(asked).toContainText('counter.txt (text/plain, fixture://apps/counter-data, read from the server when saved)');
+    await expect(apps.output('messenger', 'download-answer')).toHaveText('waiting');
+    await asked.getByRole('button', { name: 'Download', exact: true }).click();
+    await expect(apps.output('messenger', 'download-answer')).toHaveText('downloaded');
+    await expect(asked).toContainText('approved');
+    const saved: Record<string, string> = {};
+    for (const name of ['report.csv', 'counter.txt']) {
+      const [download] = await Promise.all([page.waitForEvent('download'), asked.getByRole('button', { name: `Save ${name}`, exact: true }).click()]);
+      expect(download.suggestedFilename()).toBe(name);
+      saved[name] = await readFile(await download.path(), 'utf8');
+    }
+    expect(saved).toEqual({ 'report.csv': 'colour,count\nblue,3\n', 'counter.txt': expect.stringMatching(/^count: \d+$/) });
+
+    await apps.viewButton('messenger', 'Download files').click();
+    await expect(apps.ask('messenger', 'asks to download 2 files').filter({ hasText: 'waiting for your answer' })).toHaveCount(1);
+    await apps.asks('messenger').getByRole('button', { name: 'Deny', exact: true }).click();
+    await expect(apps.output('messenger', 'download-answer')).toHaveText('refused by the host');
+    await expect(apps.ask('messenger', 'asks to download 2 files').filter({ hasText: 'denied' })).toHaveCount(1);
   });
 
   test("big-view's fullscreen request fills the window, and Exit fullscreen returns it inline", async ({ launch, loupe, page }) => {

@@ -62,13 +62,14 @@ interface CallViewProps {
 
 function CallView({ which, viewKey, slot, ctx }: CallViewProps): ReactNode {
   const { apps, playground } = useServices();
-  const cannotApprove = (ask: ViewAsk) => ((ask.message ?? '').trim() === '' ? NO_TEXT : playground.messageProblem(which, ctx));
+  // Only a message goes into the conversation; any other ask (a download) is answered as in the Tools tab.
+  const cannotApprove = (ask: ViewAsk) => (ask.kind !== 'message' ? undefined : (ask.message ?? '').trim() === '' ? NO_TEXT : playground.messageProblem(which, ctx));
   const answer = (id: string, approve: boolean) => {
-    if (!approve) {
-      apps.answer(viewKey, id, false);
+    const ask = slot.state?.asks.find((a) => a.id === id);
+    if (!approve || ask?.kind !== 'message') {
+      apps.answer(viewKey, id, approve);
       return;
     }
-    const ask = slot.state?.asks.find((a) => a.id === id);
     if (!ask || !ctx || cannotApprove(ask) !== undefined) return;
     // The view hears `sent` only when the answer reached Loupe; then the text goes in, once.
     if (apps.answer(viewKey, id, true)) playground.sendTo(which, ask.message ?? '', ctx);

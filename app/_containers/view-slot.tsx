@@ -7,6 +7,7 @@
  */
 import type { ReactNode } from 'react';
 import { ViewPanel } from '@/components/apps/panel.tsx';
+import { saveFile } from '@/components/ui/download.ts';
 import type { ViewAsk } from '../../lib/wire/wire.ts';
 import type { ViewSlot } from '../_stores/apps-store.ts';
 import { useServices } from '../_hooks/use-loupe.ts';
@@ -36,6 +37,8 @@ export function SlotView({ slotKey, slot, onAnswer, cannotApprove }: SlotViewPro
       onReplay={(input, result) => apps.replay(slotKey, input, result)}
       onAnswer={onAnswer ?? ((ask, approve) => apps.answer(slotKey, ask, approve))}
       cannotApprove={cannotApprove}
+      downloads={slot.downloads}
+      onSave={saveFile}
       onTearDown={() => apps.tearDown(slotKey)}
       onMountAgain={() => apps.mountAgain(slotKey)}
     />

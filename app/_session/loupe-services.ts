@@ -7,6 +7,7 @@ import { ServerRequestStore } from '../_stores/server-request-store.ts';
 import { SessionRegistry } from './registry.ts';
 import { ThemeStore } from '../_stores/theme-store.ts';
 import { AppsStore } from '../_stores/apps-store.ts';
+import { saveFile } from '@/components/ui/download.ts';
 import { ArgsStore } from '../_stores/args-store.ts';
 import { NavStore } from '../_stores/nav-store.ts';
 import { OAuthStore } from '../_stores/oauth-store.ts';
@@ -68,7 +69,7 @@ export function createServices(): LoupeServices {
     intercept: new InterceptStore(app),
     playground,
     samplingModel: new SamplingModelStore(app, playground),
-    apps: new AppsStore(app),
+    apps: new AppsStore(app, undefined, saveFile),
   };
 }
 

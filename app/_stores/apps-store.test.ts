@@ -115,17 +115,15 @@ describe('AppsStore', () => {
     expect(host.last('app-context')).toEqual({ type: 'app-context', view: 'v1', context: { theme: 'dark' } });
     store.replay(KEY, { start: 5 }, undefined);
     expect(host.last('app-replay')).toEqual({ type: 'app-replay', view: 'v1', input: { start: 5 } });
-    host.deliver({ type: 'error', error: { code: 'VIEW', message: 'The view has not initialized yet.' } });
+    host.deliver({ type: 'app-problem', view: 'v1', message: 'The view has not initialized yet.' });
     expect(store.getSnapshot().slots[KEY].problem).toBe('The view has not initialized yet.');
     store.answer(KEY, 'ask-1', true);
     expect(host.last('app-answer')).toEqual({ type: 'app-answer', view: 'v1', ask: 'ask-1', approve: true });
     store.tearDown(KEY);
     expect(host.last('app-close')).toEqual({ type: 'app-close', view: 'v1' });
-    // What the going view's frame still posts is refused as for no view: not a refusal of anything asked.
-    store.setContext(KEY, {});
-    store.tearDown(KEY);
-    host.deliver({ type: 'error', error: { code: 'NO_VIEW', message: 'No view v1 is open in this tab.' } });
-    expect(store.getSnapshot().slots[KEY].problem).toBeUndefined();
+    // A refusal names its view: one about a view this tab does not show (v9) touches no slot.
+    host.deliver({ type: 'app-problem', view: 'v9', message: 'No view v9 is open in this tab.' });
+    expect(store.getSnapshot().slots[KEY].problem).toBe('The view has not initialized yet.');
     host.deliver({ type: 'app-state', state: viewState('v1', { status: 'closed' }) });
     expect(store.getSnapshot().slots[KEY].state?.status).toBe('closed');
     store.mountAgain(KEY);
@@ -178,8 +176,10 @@ describe('AppsStore', () => {
     expect(store.getSnapshot().calls[first].state?.status).toBe('initialized');
     store.setContext(first, { theme: 'dark' });
     expect(host.last('app-context')).toEqual({ type: 'app-context', view: 'v2', context: { theme: 'dark' } });
-    host.deliver({ type: 'error', error: { code: 'VIEW', message: 'Refused.' } });
+    host.deliver({ type: 'app-problem', view: 'v2', message: 'Refused.' });
     expect(store.getSnapshot().calls[first].problem).toBe('Refused.');
+    // Beside its own view only: the Tools tab's view of the same tool is not told.
+    expect(store.getSnapshot().slots[KEY].problem).toBeUndefined();
 
     store.discard(first);
     expect(host.last('app-close')).toEqual({ type: 'app-close', view: 'v2' });
@@ -191,6 +191,24 @@ describe('AppsStore', () => {
     store.discard(callKey(1, 'p4'));
     host.deliver({ type: 'app-opened', requestId: late, state: viewState('v4') });
     expect(host.last('app-close')).toEqual({ type: 'app-close', view: 'v4' });
+    store.dispose();
+  });
+
+  it("keeps an approved download's files beside their ask; one file is saved as it arrives, several wait for their Save", () => {
+    const host = new Host();
+    const saved: string[] = [];
+    const store = new AppsStore(host, () => ORIGIN, (file) => saved.push(file.name));
+    store.open(call());
+    opened(host, store, 'v1');
+    host.deliver({ type: 'app-download', view: 'v1', ask: 'ask-1', files: [{ name: 'a.csv', mimeType: 'text/csv', text: 'a' }, { name: 'b.bin', mimeType: 'application/octet-stream', base64: 'AA==' }] });
+    expect(saved).toEqual([]);
+    expect(store.getSnapshot().slots[KEY].downloads?.['ask-1']?.map((f) => f.name)).toEqual(['a.csv', 'b.bin']);
+    host.deliver({ type: 'app-download', view: 'v1', ask: 'ask-2', files: [{ name: 'one.txt', mimeType: 'text/plain', text: '1' }] });
+    expect(saved).toEqual(['one.txt']);
+    expect(Object.keys(store.getSnapshot().slots[KEY].downloads ?? {})).toEqual(['ask-1', 'ask-2']);
+    // Files for a view this tab does not show are dropped.
+    host.deliver({ type: 'app-download', view: 'v9', ask: 'ask-1', files: [{ name: 'x.txt', mimeType: 'text/plain', text: 'x' }] });
+    expect(saved).toEqual(['one.txt']);
     store.dispose();
   });
 

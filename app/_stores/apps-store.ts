@@ -11,6 +11,7 @@
  * are noted here as the response passes, so that `app-open` names the result's frame instead of
  * sending the result back, and gives the view the call's id (`hostContext.toolInfo.id`).
  */
+import type { DownloadedFile } from '../../lib/apps/download.ts';
 import type { AppViewState, HostContextPatch, LoupeError, RequestId, ServerMessage } from '../../lib/wire/wire.ts';
 import type { MessageHost } from '../_wire/message-host.ts';
 import { newRequestId } from '../_wire/request-outcome.ts';
@@ -38,6 +39,8 @@ export interface ViewSlot {
   error?: string;
   /** The proxy refused the last thing asked of this view (a replay before it initialized…). */
   problem?: string;
+  /** Approved downloads' files, by ask id, held in memory to be saved one by one (never stored). */
+  downloads?: Readonly<Record<string, readonly DownloadedFile[]>>;
 }
 
 export interface AppsState {
@@ -87,12 +90,15 @@ export class AppsStore extends HostStore<AppsState> {
   private readonly held = new Map<string, string[]>();
   /** The asks answered from this tab (`view`, NUL, ask id), newest last: a second click sends nothing. */
   private readonly answered = new Set<string>();
-  /** The slot the last replay, context change or answer was for: a proxy `error` about a view is its answer. */
-  private lastActed?: string;
 
+  /**
+   * `save`: saves one file (the page's is a `blob:` download). An approved download of one file is
+   * saved as it arrives; of several, the page offers each (a browser may refuse a burst of saves).
+   */
   constructor(
     private readonly host: MessageHost,
     private readonly hostOrigin: () => string = () => globalThis.location?.origin ?? '',
+    private readonly save: (file: DownloadedFile) => void = () => undefined,
   ) {
     super(host, { slots: {}, calls: {} });
   }
@@ -130,8 +136,6 @@ export class AppsStore extends HostStore<AppsState> {
   tearDown(key: string): void {
     const view = this.slot(key)?.state;
     if (!view || view.status === 'closed') return;
-    // Messages the view's frame still posts while it goes are refused as for no view: not an answer to anything asked here.
-    this.lastActed = undefined;
     this.host.send({ type: 'app-close', view: view.view });
   }
 
@@ -140,7 +144,6 @@ export class AppsStore extends HostStore<AppsState> {
     if (!slot) return;
     this.patch(key, { context: { ...slot.context, ...patch }, problem: undefined });
     if (slot.state && slot.state.status !== 'closed') {
-      this.act(key);
       this.host.send({ type: 'app-context', view: slot.state.view, context: patch });
     }
   }
@@ -149,7 +152,6 @@ export class AppsStore extends HostStore<AppsState> {
   replay(key: string, input: Record<string, unknown> | undefined, result: unknown): boolean {
     const view = this.slot(key)?.state;
     if (!view) return false;
-    this.act(key);
     this.patch(key, { problem: undefined });
     return this.host.send({ type: 'app-replay', view: view.view, ...(input !== undefined ? { input } : {}), ...(result !== undefined ? { result } : {}) });
   }
@@ -162,7 +164,6 @@ export class AppsStore extends HostStore<AppsState> {
     const view = this.slot(key)?.state;
     const id = `${view?.view}\u0000${ask}`;
     if (!view || view.status === 'closed' || this.answered.has(id)) return false;
-    this.act(key);
     if (!this.host.send({ type: 'app-answer', view: view.view, ask, approve })) return false;
     this.answered.add(id);
     if (this.answered.size > ANSWERED) this.answered.delete(this.answered.values().next().value!);
@@ -198,8 +199,10 @@ export class AppsStore extends HostStore<AppsState> {
         return this.changed(message.state);
       case 'app-frame':
         return this.post(message.view, message.text);
-      case 'error':
-        return this.refused(message.error);
+      case 'app-problem':
+        return this.refused(message.view, message.message);
+      case 'app-download':
+        return this.downloaded(message.view, message.ask, message.files);
       case 'snapshot':
         return this.dropped();
       case 'session-removed':
@@ -265,9 +268,18 @@ export class AppsStore extends HostStore<AppsState> {
     this.held.set(view, held);
   }
 
-  private refused(error: LoupeError): void {
-    if (error.code !== 'VIEW' && error.code !== 'NO_VIEW') return;
-    if (this.lastActed !== undefined && this.slot(this.lastActed)) this.patch(this.lastActed, { problem: error.message });
+  /** What the proxy refused, beside the view it was about (a view this tab no longer shows: nothing). */
+  private refused(view: string, message: string): void {
+    const key = this.keyOfView(view);
+    if (key !== undefined) this.patch(key, { problem: message });
+  }
+
+  private downloaded(view: string, ask: string, files: readonly DownloadedFile[]): void {
+    const key = this.keyOfView(view);
+    const slot = key === undefined ? undefined : this.slot(key);
+    if (key === undefined || !slot) return;
+    this.patch(key, { downloads: { ...slot.downloads, [ask]: files } });
+    if (files.length === 1) this.save(files[0]);
   }
 
   /** A new socket: the proxy closed this tab's views with the old one. */
@@ -299,10 +311,6 @@ export class AppsStore extends HostStore<AppsState> {
 
   private slot(key: string): ViewSlot | undefined {
     return isCallKey(key) ? this.state.calls[key] : this.state.slots[key];
-  }
-
-  private act(key: string): void {
-    this.lastActed = key;
   }
 
   private patch(key: string, patch: Partial<ViewSlot>): void {

@@ -1,12 +1,14 @@
 /**
  * What an MCP Apps view asked of the host, in words (issue 24): the messages it asked to send (each
- * waits for the user's Approve or Deny), the
+ * waits for the user's Approve or Deny), the files it asked to download (Download or Deny; then a
+ * Save button a file, or the one file saved at once), the
  * links it asked to open (opened only by the user, in a new tab that cannot reach this one), its
  * logs, what Loupe refused, what its Content-Security-Policy blocked, its display-mode asks; the
  * model context it set last; the policy it runs under. Everything a server or a view wrote is
  * text here, never markup.
  */
 import type { ReactNode } from 'react';
+import type { DownloadedFile } from '../../lib/apps/download.ts';
 import { formatJson } from '../../lib/json/safe-json.ts';
 import type { ViewAsk } from '../../lib/wire/wire.ts';
 import { Pre, Text } from '../ui/text.tsx';
@@ -20,6 +22,7 @@ const SHOWN = 200;
 
 const KINDS: Record<ViewAsk['kind'], { word: string; tone: Tone }> = {
   message: { word: 'message', tone: 'info' },
+  download: { word: 'download', tone: 'info' },
   'open-link': { word: 'link', tone: 'info' },
   'model-context': { word: 'model context', tone: 'neutral' },
   log: { word: 'log', tone: 'neutral' },
@@ -37,6 +40,22 @@ const ANSWER_WORDS = { waiting: 'waiting for your answer', approved: 'approved',
 interface Answering {
   onAnswer?(id: string, approve: boolean): void;
   cannotApprove?(ask: ViewAsk): string | undefined;
+  /** Approved downloads' files, by ask id, and how one is saved. */
+  downloads?: Readonly<Record<string, readonly DownloadedFile[]>>;
+  onSave?(file: DownloadedFile): void;
+}
+
+/** An approved download's files, each saved on its own click (a browser may refuse several saves at once). */
+function SaveButtons({ files, onSave }: { files: readonly DownloadedFile[]; onSave(file: DownloadedFile): void }): ReactNode {
+  return (
+    <span className="flex flex-wrap items-center gap-1">
+      {files.map((file, i) => (
+        <button key={i} type="button" className={smallButton} onClick={() => onSave(file)}>
+          Save {file.name}
+        </button>
+      ))}
+    </span>
+  );
 }
 
 /** A `ui/message` waits for the user: the view hears `sent` once approved, an error once denied. */
@@ -48,14 +67,15 @@ function Answer({ ask, onAnswer, cannotApprove }: Answering & { ask: ViewAsk }):
   return (
     <span className="flex flex-wrap items-center gap-1">
       <span className="text-xs text-amber-800 dark:text-amber-300">{ANSWER_WORDS.waiting}</span>
-      <button type="button" className={`${smallButton} disabled:opacity-50`} disabled={blocked !== undefined} onClick={() => onAnswer(id, true)}>Approve</button>
+      <button type="button" className={`${smallButton} disabled:opacity-50`} disabled={blocked !== undefined} onClick={() => onAnswer(id, true)}>{ask.kind === 'download' ? 'Download' : 'Approve'}</button>
       <button type="button" className={smallButton} onClick={() => onAnswer(id, false)}>Deny</button>
       {blocked !== undefined && <span className="text-xs text-zinc-600 dark:text-zinc-300"><Text>{blocked}</Text></span>}
     </span>
   );
 }
 
-function Ask({ ask, onAnswer, cannotApprove }: Answering & { ask: ViewAsk }): ReactNode {
+function Ask({ ask, onAnswer, cannotApprove, downloads, onSave }: Answering & { ask: ViewAsk }): ReactNode {
+  const files = ask.id !== undefined ? downloads?.[ask.id] : undefined;
   const kind = KINDS[ask.kind];
   return (
     <li className="flex min-w-0 flex-wrap items-baseline gap-x-2 gap-y-0.5 border-b border-zinc-100 py-1 last:border-0 dark:border-zinc-800">
@@ -68,12 +88,14 @@ function Ask({ ask, onAnswer, cannotApprove }: Answering & { ask: ViewAsk }): Re
         </a>
       )}
       <Answer ask={ask} onAnswer={onAnswer} cannotApprove={cannotApprove} />
+      {files && onSave && <SaveButtons files={files} onSave={onSave} />}
+      {ask.problem !== undefined && <span className="text-xs text-red-700 dark:text-red-300"><Text>{ask.problem}</Text></span>}
       {ask.seq !== undefined && <span className="text-xs text-zinc-500 dark:text-zinc-400">frame #{ask.seq}</span>}
     </li>
   );
 }
 
-export function AskList({ asks, onAnswer, cannotApprove }: Answering & { asks: readonly ViewAsk[] }): ReactNode {
+export function AskList({ asks, onAnswer, cannotApprove, downloads, onSave }: Answering & { asks: readonly ViewAsk[] }): ReactNode {
   const shown = asks.length > SHOWN ? asks.slice(-SHOWN) : asks;
   return (
     <section aria-label="Asks" className="min-w-0">
@@ -84,7 +106,7 @@ export function AskList({ asks, onAnswer, cannotApprove }: Answering & { asks: r
       ) : (
         <ul className="max-h-64 overflow-auto text-sm">
           {shown.map((ask, i) => (
-            <Ask key={ask.id ?? `${ask.at}:${i}`} ask={ask} onAnswer={onAnswer} cannotApprove={cannotApprove} />
+            <Ask key={ask.id ?? `${ask.at}:${i}`} ask={ask} onAnswer={onAnswer} cannotApprove={cannotApprove} downloads={downloads} onSave={onSave} />
           ))}
         </ul>
       )}

@@ -8,6 +8,7 @@
  * change): moving an iframe in the DOM reloads it, and the view would start again.
  */
 import { useEffect, type CSSProperties, type ReactNode } from 'react';
+import type { DownloadedFile } from '../../lib/apps/download.ts';
 import type { AppViewState, DisplayMode, HostContextPatch, ViewAsk } from '../../lib/wire/wire.ts';
 import { Text } from '../ui/text.tsx';
 import { buttonClass, Note } from '../ui/ui.tsx';
@@ -37,6 +38,9 @@ export interface ViewPanelProps {
   onAnswer(ask: string, approve: boolean): void;
   /** Why this ask cannot be approved now, in words (the Playground's conversation is busy…); undefined when it can. */
   cannotApprove?(ask: ViewAsk): string | undefined;
+  /** Approved downloads' files, by ask id, and how one is saved. */
+  downloads?: Readonly<Record<string, readonly DownloadedFile[]>>;
+  onSave?(file: DownloadedFile): void;
   onTearDown(): void;
   onMountAgain(): void;
 }
@@ -139,7 +143,7 @@ function Actions({ state, opening, onTearDown, onMountAgain }: Pick<ViewPanelPro
   );
 }
 
-function Beside({ state, input, result, callId, onContext, onReplay, onAnswer, cannotApprove }: Pick<ViewPanelProps, 'input' | 'result' | 'callId' | 'onContext' | 'onReplay' | 'onAnswer' | 'cannotApprove'> & { state: AppViewState }): ReactNode {
+function Beside({ state, input, result, callId, onContext, onReplay, onAnswer, cannotApprove, downloads, onSave }: Pick<ViewPanelProps, 'input' | 'result' | 'callId' | 'onContext' | 'onReplay' | 'onAnswer' | 'cannotApprove' | 'downloads' | 'onSave'> & { state: AppViewState }): ReactNode {
   const closed = state.status === 'closed';
   const cannotReplay = state.status === 'initialized' ? undefined : 'The view takes these once it has initialized.';
   return (
@@ -149,7 +153,7 @@ function Beside({ state, input, result, callId, onContext, onReplay, onAnswer, c
         <Replay key={callId} input={input} result={result} cannotSendReason={cannotReplay} onSend={onReplay} />
       </div>
       <div className="min-w-0 space-y-3">
-        <AskList asks={state.asks} onAnswer={closed ? undefined : onAnswer} cannotApprove={cannotApprove} />
+        <AskList asks={state.asks} onAnswer={closed ? undefined : onAnswer} cannotApprove={cannotApprove} downloads={downloads} onSave={onSave} />
         <ModelContext value={state.modelContext} />
         <CspSummary csp={state.csp} problems={state.cspProblems} allow={state.allow} />
       </div>
@@ -183,7 +187,7 @@ export function ViewPanel(props: ViewPanelProps): ReactNode {
       )}
       {state && state.status !== 'closed' && <FrameBox tool={tool} state={state} onMessage={props.onMessage} attach={props.attach} onContext={props.onContext} />}
       {state?.status === 'closed' && <Note>The view was torn down. Mount again shows it anew.</Note>}
-      {state && <Beside state={state} input={props.input} result={props.result} callId={props.callId} onContext={props.onContext} onReplay={props.onReplay} onAnswer={props.onAnswer} cannotApprove={props.cannotApprove} />}
+      {state && <Beside state={state} input={props.input} result={props.result} callId={props.callId} onContext={props.onContext} onReplay={props.onReplay} onAnswer={props.onAnswer} cannotApprove={props.cannotApprove} downloads={props.downloads} onSave={props.onSave} />}
     </section>
   );
 }

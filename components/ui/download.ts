@@ -1,3 +1,6 @@
+import type { DownloadedFile } from '../../lib/apps/download.ts';
+import { decodeBase64 } from '../../lib/content/media.ts';
+
 /** Save bytes or text as a file, without a network request (a `blob:` URL; the page's CSP allows it). */
 export function downloadData(data: string | Uint8Array, filename: string, mimeType = 'application/octet-stream'): void {
   const part: BlobPart = typeof data === 'string' ? data : new Uint8Array(data);
@@ -12,9 +15,11 @@ export function downloadData(data: string | Uint8Array, filename: string, mimeTy
   setTimeout(() => URL.revokeObjectURL(url), 30_000);
 }
 
-/** A file name from an untrusted URI: its last path segment, tamed. */
-export function fileNameFor(uri: string, fallback: string): string {
-  const last = uri.split(/[/\\?#]/).filter(Boolean).pop() ?? '';
-  const safe = last.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 80);
-  return safe === '' || /^[._]+$/.test(safe) ? fallback : safe;
+/** A file name from an untrusted URI (lib/apps/download.ts: the proxy names a view's downloads the same way). */
+export { fileNameFor } from '../../lib/apps/download.ts';
+
+/** Saves a file a view asked to download (its text as is, or its base64 decoded). */
+export function saveFile(file: DownloadedFile): void {
+  const bytes = file.base64 !== undefined ? decodeBase64(file.base64) : undefined;
+  downloadData(bytes ?? file.text ?? '', file.name, file.mimeType);
 }

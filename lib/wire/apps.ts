@@ -74,9 +74,12 @@ export const AppCloseMessageSchema = z.object({ type: z.literal('app-close'), vi
 
 export const ViewStatusSchema = z.enum(['loading', 'sandbox-ready', 'initialized', 'closed', 'failed']);
 
+/** A file a view asked to save (lib/apps/download.ts). */
+const DownloadEntrySchema = z.object({ name: z.string(), mimeType: z.string(), uri: z.string(), embedded: z.boolean(), size: z.number().optional() });
+
 /** Something a view asked of the host, in the order asked: what the page lists beside it. */
 export const ViewAskSchema = z.object({
-  kind: z.enum(['message', 'open-link', 'model-context', 'log', 'refused', 'csp', 'display-mode', 'teardown']),
+  kind: z.enum(['message', 'download', 'open-link', 'model-context', 'log', 'refused', 'csp', 'display-mode', 'teardown']),
   /** One sentence, for the list. */
   text: z.string(),
   /** The frame that carried it (its seq in the session's trace), where there is one. */
@@ -85,9 +88,13 @@ export const ViewAskSchema = z.object({
   url: z.string().optional(),
   /** `message`: what the view asked to send, as text (the Playground puts it in the conversation). */
   message: z.string().optional(),
-  /** An ask the user answers (`message`): its id for `app-answer`, and how it was answered. */
+  /** `download` (`ui/download-file`, draft): the files asked for (a link is read from the server only once approved). */
+  files: z.array(DownloadEntrySchema).optional(),
+  /** An ask the user answers (`message`, `download`): its id for `app-answer`, and how it was answered. */
   id: z.string().optional(),
   answer: z.enum(['waiting', 'approved', 'denied']).optional(),
+  /** What went wrong after the answer (an approved download whose link could not be read…). */
+  problem: z.string().optional(),
   at: z.number(),
 });
 export type ViewAsk = z.infer<typeof ViewAskSchema>;
@@ -132,6 +139,17 @@ export const AppFrameOutMessageSchema = z.object({ type: z.literal('app-frame'),
 
 export const AppStateMessageSchema = z.object({ type: z.literal('app-state'), state: AppViewStateSchema });
 
+/** An approved `download` ask's files, read (a link from the server), for the page to save: held in memory there, never stored. */
+export const AppDownloadMessageSchema = z.object({
+  type: z.literal('app-download'),
+  view: z.string(),
+  ask: z.string(),
+  files: z.array(z.object({ name: z.string(), mimeType: z.string(), text: z.string().optional(), base64: z.string().optional() })),
+});
+
+/** The proxy refused what the page asked of this view (a replay before it initialized, a view no longer open). */
+export const AppProblemMessageSchema = z.object({ type: z.literal('app-problem'), view: z.string(), message: z.string() });
+
 /** The Apps' messages each way, for the unions of lib/wire/wire.ts. */
 export const APPS_CLIENT_MESSAGES = [AppOpenMessageSchema, AppFrameInMessageSchema, AppContextMessageSchema, AppReplayMessageSchema, AppAnswerMessageSchema, AppCloseMessageSchema] as const;
-export const APPS_SERVER_MESSAGES = [AppOpenedMessageSchema, AppFrameOutMessageSchema, AppStateMessageSchema] as const;
+export const APPS_SERVER_MESSAGES = [AppOpenedMessageSchema, AppFrameOutMessageSchema, AppStateMessageSchema, AppDownloadMessageSchema, AppProblemMessageSchema] as const;

@@ -46,7 +46,6 @@ export const LoupeErrorCodeSchema = z.enum([
   'INPUT_REFUSED',
   /** An MCP Apps view could not be opened or acted on (issue 24); the message says why. */
   'VIEW',
-  'NO_VIEW',
 ]);
 export type LoupeErrorCode = z.infer<typeof LoupeErrorCodeSchema>;
 

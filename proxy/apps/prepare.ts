@@ -116,6 +116,8 @@ export async function prepareView(session: Session, message: AppOpenMessage, id:
     } as McpUiHostContext,
     capabilities: {
       openLinks: {},
+      // Draft: the user approves, then saves each file (proxy/apps/view-host.ts).
+      downloadFile: {},
       serverTools: {},
       serverResources: {},
       logging: {},

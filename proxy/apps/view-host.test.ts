@@ -153,7 +153,47 @@ describe('an MCP Apps view, hosted by the proxy', () => {
     expect(teardown).toHaveLength(1);
     const answered = session.trace.all().some((e) => e.kind === 'frame' && e.view === state.view && e.dir === 'in' && e.id === teardown[0].id && e.method === undefined);
     expect(answered, 'the view answered the teardown before it went').toBe(true);
-    expect(tab.of('error').filter((m) => m.error.code === 'NO_VIEW')).toEqual([]);
+    expect(tab.of('app-problem')).toEqual([]);
+    // Asked of a view no longer open: refused, naming the view.
+    tab.receive({ type: 'app-replay', view: state.view, input: {} });
+    expect((await until(() => tab.of('app-problem').at(-1), 'the refusal')).view).toBe(state.view);
+  }, 90_000);
+
+  it('a download (ui/download-file, draft) waits for the user; approved, a link is read from the server as the view’s and the files go to the tab; denied, the view hears isError', async () => {
+    const { tab, session, reply } = await opened('messenger');
+    const view = reply.state!.view;
+    const { app } = await mount(tab, reply.state!);
+    await until(() => (lastState(tab)?.status === 'initialized' ? true : undefined), 'initialized');
+    expect(app.getHostCapabilities()?.downloadFile).toEqual({});
+    const contents = [
+      { type: 'resource' as const, resource: { uri: 'file:///x/report.csv', mimeType: 'text/csv', text: 'a,b\n' } },
+      { type: 'resource_link' as const, uri: 'fixture://apps/counter-data', name: 'counter.txt', mimeType: 'text/plain' },
+    ];
+    const reads = () => session.trace.all().filter((e): e is FrameEvent => e.kind === 'frame' && e.view === undefined && e.dir === 'out' && e.method === 'resources/read' && e.byView === view && e.raw.includes('counter-data'));
+    const saved = app.downloadFile({ contents });
+    const ask = await until(() => lastState(tab)?.asks.find((a) => a.kind === 'download' && a.answer === 'waiting'), 'the download to approve');
+    expect(ask.files?.map((f) => `${f.name} ${f.embedded}`)).toEqual(['report.csv true', 'counter.txt false']);
+    // Nothing is read from the server before the user agrees.
+    expect(reads()).toEqual([]);
+    tab.receive({ type: 'app-answer', view, ask: ask.id!, approve: true });
+    expect((await saved).isError).toBeUndefined();
+    const files = (await until(() => tab.of('app-download').at(-1), 'the files')).files;
+    expect(files[0]).toEqual({ name: 'report.csv', mimeType: 'text/csv', text: 'a,b\n' });
+    expect(files[1]).toMatchObject({ name: 'counter.txt', mimeType: 'text/plain', text: expect.stringMatching(/^count: \d+$/) });
+    expect(reads()).toHaveLength(1);
+
+    const denied = app.downloadFile({ contents });
+    const second = await until(() => lastState(tab)?.asks.find((a) => a.kind === 'download' && a.answer === 'waiting'), 'the second download');
+    tab.receive({ type: 'app-answer', view, ask: second.id!, approve: false });
+    expect((await denied).isError).toBe(true);
+    expect(tab.of('app-download')).toHaveLength(1);
+
+    // A link the server cannot read: approved, the view hears isError and the ask says why.
+    const broken = app.downloadFile({ contents: [{ type: 'resource_link', uri: 'fixture://apps/none', name: 'none.txt' }] });
+    const third = await until(() => lastState(tab)?.asks.find((a) => a.kind === 'download' && a.answer === 'waiting'), 'the third download');
+    tab.receive({ type: 'app-answer', view, ask: third.id!, approve: true });
+    expect((await broken).isError).toBe(true);
+    expect(lastState(tab)?.asks.find((a) => a.id === third.id)?.problem).toMatch(/^Not saved: /);
   }, 90_000);
 
   it('says why a view cannot be opened: no view, a missing resource, the wrong MIME type', async () => {

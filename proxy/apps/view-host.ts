@@ -13,6 +13,7 @@ import type { AppBridge, McpUiHostContext } from '@modelcontextprotocol/ext-apps
 import { ProtocolError } from '@modelcontextprotocol/client';
 import type { AppViewState, DisplayMode, HostContextPatch, ViewAsk } from '../../lib/wire/apps.ts';
 import { appMayCall, visibilityOf } from '../../lib/apps/meta.ts';
+import { contentOf, contentSize, describeFiles, filesToDownload, MAX_DOWNLOAD_BYTES, type DownloadedFile, type DownloadRequest } from '../../lib/apps/download.ts';
 import type { Session } from '../session/session.ts';
 import { VERSION } from '../version.ts';
 import { ViewChannel } from './view-channel.ts';
@@ -35,6 +36,8 @@ export interface ViewHooks {
   post: (text: string) => void;
   /** The view's state changed. */
   changed: (state: AppViewState) => void;
+  /** An approved download's files, read, for the tab to save. */
+  download: (ask: string, files: DownloadedFile[]) => void;
 }
 
 export class ViewHost {
@@ -162,6 +165,7 @@ export class ViewHost {
     b.oncalltool = (params) => this.callTool(params);
     b.onreadresource = async (params) => (await this.forward('resources/read', params)) as never;
     b.onmessage = (params) => this.askToSend(params.role, contentText(params.content));
+    b.ondownloadfile = (params) => this.askToDownload(params.contents);
     b.onupdatemodelcontext = async (params) => {
       this.modelContext = params;
       this.ask({ kind: 'model-context', text: `The view set the model context: ${contentText(params.content) || JSON.stringify(params.structuredContent ?? {})}` });
@@ -183,14 +187,67 @@ export class ViewHost {
 
   /**
    * A `ui/message`: the user approves or denies it (the Playground puts an approved one in its
-   * conversation); the view gets its answer then. Unanswered for ten minutes, or the view closed: denied.
+   * conversation); the view gets its answer then.
    */
-  private askToSend(role: string, message: string): Promise<Record<string, never>> {
-    // A counter, not the list's length: the list is capped, and an id must not come back.
-    const id = `ask-${++this.asked}`;
-    const ask: ViewAsk = { kind: 'message', id, answer: 'waiting', message, text: `The view asks to send a ${role} message: ${message}`, at: Date.now() };
+  private async askToSend(role: string, message: string): Promise<Record<string, never>> {
+    const ask: ViewAsk = { kind: 'message', id: this.nextAskId(), answer: 'waiting', message, text: `The view asks to send a ${role} message: ${message}`, at: Date.now() };
+    if (!(await this.waitForAnswer(ask))) throw new ProtocolError(-32000, 'Message sending denied');
+    return {};
+  }
+
+  /**
+   * A `ui/download-file` (draft): the user approves or denies it; approved, links are read from the
+   * server (as the view's requests, in the History) and the files go to the tab, which offers to
+   * save each. The view hears `isError` when denied or when a file could not be read.
+   */
+  private async askToDownload(contents: unknown): Promise<{ isError?: boolean }> {
+    const { files, problems } = filesToDownload(contents);
+    const left = problems.length > 0 ? ` Left out: ${problems.join('; ')}.` : '';
+    if (files.length === 0) {
+      this.ask({ kind: 'download', text: `The view asked to download nothing Loupe can save.${left}` });
+      return { isError: true };
+    }
+    const entries = files.map(({ content: _content, ...entry }) => entry);
+    const ask: ViewAsk = { kind: 'download', id: this.nextAskId(), answer: 'waiting', files: entries, text: `The view asks to download ${files.length === 1 ? 'a file' : `${files.length} files`}: ${describeFiles(entries)}.${left}`, at: Date.now() };
+    if (!(await this.waitForAnswer(ask))) return { isError: true };
+    try {
+      this.hooks.download(ask.id!, await this.readFiles(files));
+      return {};
+    } catch (error) {
+      ask.problem = `Not saved: ${error instanceof Error ? error.message : String(error)}`;
+      this.changed();
+      return { isError: true };
+    }
+  }
+
+  /** Each file's bytes: embedded ones as sent, links read from the server; at most MAX_DOWNLOAD_BYTES in all. */
+  private async readFiles(files: DownloadRequest['files']): Promise<DownloadedFile[]> {
+    let total = 0;
+    const out: DownloadedFile[] = [];
+    for (const file of files) {
+      let content = file.content;
+      if (!content) {
+        const read = (await this.forward('resources/read', { uri: file.uri })) as { contents?: unknown[] } | undefined;
+        content = contentOf(read?.contents?.[0]);
+        if (!content) throw new Error(`the server's answer for ${file.uri} holds neither text nor blob`);
+      }
+      total += contentSize(content);
+      if (total > MAX_DOWNLOAD_BYTES) throw new Error(`the files come to more than ${MAX_DOWNLOAD_BYTES / 1024 / 1024} MB, more than Loupe saves for one request`);
+      out.push({ name: file.name, mimeType: file.mimeType, ...content });
+    }
+    return out;
+  }
+
+  /** A counter, not the list's length: the list is capped, and an id must not come back. */
+  private nextAskId(): string {
+    return `ask-${++this.asked}`;
+  }
+
+  /** Lists an ask that waits for the user: true once approved; denied after ten minutes unanswered, or when the view closes. */
+  private waitForAnswer(ask: ViewAsk): Promise<boolean> {
+    const id = ask.id!;
     this.ask(ask);
-    return new Promise((resolve, reject) => {
+    return new Promise((resolve) => {
       const timer = setTimeout(() => this.answer(id, false), ANSWER_WAIT_MS);
       timer.unref?.();
       this.waiting.set(id, (approved) => {
@@ -198,8 +255,7 @@ export class ViewHost {
         this.waiting.delete(id);
         ask.answer = approved ? 'approved' : 'denied';
         this.changed();
-        if (approved) resolve({});
-        else reject(new ProtocolError(-32000, 'Message sending denied'));
+        resolve(approved);
       });
     });
   }

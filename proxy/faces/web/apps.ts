@@ -62,7 +62,9 @@ export async function dispatchApps(hub: HubContext, ws: WebSocket, message: Apps
   const state = stateOf(hub);
   if (message.type === 'app-open') return open(hub, ws, state, message);
   const entry = state.views.get(message.view);
-  if (!entry || entry.ws !== ws) return hub.sendError(ws, { code: 'NO_VIEW', message: `No view ${message.view} is open in this tab.` });
+  // Refusals name the view they are about: the page shows each beside its view, never beside another.
+  const problem = (text: string) => hub.sendTo(ws, { type: 'app-problem', view: message.view, message: text });
+  if (!entry || entry.ws !== ws) return problem(`No view ${message.view} is open in this tab.`);
   switch (message.type) {
     case 'app-frame':
       return entry.host.receive(message.text);
@@ -72,7 +74,7 @@ export async function dispatchApps(hub: HubContext, ws: WebSocket, message: Apps
       try {
         await entry.host.replay(message.input, message.result);
       } catch (error) {
-        hub.sendError(ws, { code: 'VIEW', message: error instanceof Error ? error.message : String(error) });
+        problem(error instanceof Error ? error.message : String(error));
       }
       return;
     case 'app-answer':
@@ -95,6 +97,7 @@ async function open(hub: HubContext, ws: WebSocket, state: AppsState, message: A
     const host = await ViewHost.open(prepared, session, {
       post: (text) => hub.sendTo(ws, { type: 'app-frame', view: id, text }),
       changed: (viewState) => hub.sendTo(ws, { type: 'app-state', state: viewState }),
+      download: (ask, files) => hub.sendTo(ws, { type: 'app-download', view: id, ask, files }),
     });
     state.views.set(id, { host, ws });
     watchTab(ws, state);
