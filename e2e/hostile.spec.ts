@@ -18,8 +18,8 @@ async function nothingInjected(page: Page): Promise<void> {
 }
 
 test.describe('hostile server data', () => {
-  test('markup in every server string renders as text, in every tab; nothing runs', async ({ launch, loupe, page }) => {
-    const app = await launch(HOSTILE);
+  test('markup in every server string renders as text, in every tab; nothing runs', async ({ shared, loupe, page }) => {
+    const app = await shared(HOSTILE);
     await ready(loupe, app.url, 'dup');
     await expect(page.getByText(`hostile ${XSS}`).first()).toBeVisible();
     await loupe.selectTool(`xss_${XSS}`);
@@ -48,8 +48,8 @@ test.describe('hostile server data', () => {
     await nothingInjected(page);
   });
 
-  test('bidi overrides and control characters are made visible', async ({ launch, loupe, page }) => {
-    const app = await launch(HOSTILE);
+  test('bidi overrides and control characters are made visible', async ({ shared, loupe, page }) => {
+    const app = await shared(HOSTILE);
     await ready(loupe, app.url, 'dup');
     // U+202E would show "evil⟨…⟩exe.png" reversed; it is shown as a marker instead.
     await expect(loupe.toolButton('evil⟨U+202E⟩gnp.exe')).toBeVisible();
@@ -61,8 +61,8 @@ test.describe('hostile server data', () => {
     expect(raw, 'no raw bidi override in the page text').toBe(false);
   });
 
-  test('duplicate names are both selectable; odd names do not break the layout', async ({ launch, loupe, page }) => {
-    const app = await launch(HOSTILE);
+  test('duplicate names are both selectable; odd names do not break the layout', async ({ shared, loupe, page }) => {
+    const app = await shared(HOSTILE);
     await ready(loupe, app.url, 'dup');
     await expect(page.getByText('tool name "dup" appears more than once')).toBeVisible();
     const dups = loupe.toolButton('dup');
@@ -88,12 +88,12 @@ test.describe('hostile server data', () => {
     expect(await list.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
   });
 
-  test('icons: data: PNGs are drawn, remote, SVG and javascript: icons load nothing and show their URL', async ({ launch, loupe, page }) => {
+  test('icons: data: PNGs are drawn, remote, SVG and javascript: icons load nothing and show their URL', async ({ shared, loupe, page }) => {
     const foreign: string[] = [];
     page.on('request', (request) => {
       if (/^https?:\/\/(?!127\.0\.0\.1)/.test(request.url())) foreign.push(request.url());
     });
-    const hard = await launch(HARD);
+    const hard = await shared(HARD);
     await ready(loupe, hard.url, 'refs_and_recursion');
     const drawn = loupe.toolEntry('refs_and_recursion').locator('img[data-icon="image"]');
     await expect(drawn).toHaveAttribute('src', /^data:image\/png;base64,/);
@@ -102,7 +102,7 @@ test.describe('hostile server data', () => {
     await expect(page.getByText('https://icons.example.com/remote-icon.png')).toBeVisible();
     await expect(page.getByText(/Icon not shown \(remote icons are not loaded/)).toBeVisible();
 
-    const hostile = await launch(HOSTILE);
+    const hostile = await shared(HOSTILE);
     await ready(loupe, hostile.url, 'dup');
     await loupe.selectTool(`xss_${XSS}`);
     await expect(page.getByText('javascript:alert("icon")')).toBeVisible();

@@ -1,13 +1,14 @@
 // Forms from hard but valid input schemas (e2e/fixtures/hard-schemas.mjs): $ref/$defs and
 // recursion, oneOf/anyOf at the root and inside, nullable types, titled enums, defaults, formats,
 // arrays of objects, deep nesting, and the parts a form cannot draw (JSON fields, with the reason).
-// Arguments are validated before sending, and "Send anyway" still sends them.
+// Arguments are validated before sending, and "Send anyway" still sends them. One Loupe per worker
+// serves the file (`shared`): each test has its own page, and none depends on the proxy's trace.
 import { expect, test } from './support/test.ts';
 import { HARD, ready, resultJson, runAndWait } from './pages/primitives.ts';
 
 test.describe('tool forms from hard schemas', () => {
-  test('$ref into $defs and a recursive tree that expands on demand', async ({ launch, loupe, page }) => {
-    const app = await launch(HARD);
+  test('$ref into $defs and a recursive tree that expands on demand', async ({ shared, loupe, page }) => {
+    const app = await shared(HARD);
     await ready(loupe, app.url, 'refs_and_recursion');
     await loupe.selectTool('refs_and_recursion');
     const shipping = page.getByRole('group', { name: /Shipping address/ });
@@ -32,8 +33,8 @@ test.describe('tool forms from hard schemas', () => {
     });
   });
 
-  test('oneOf inside, a nullable type, titled enums and defaults prefilled', async ({ launch, loupe, page }) => {
-    const app = await launch(HARD);
+  test('oneOf inside, a nullable type, titled enums and defaults prefilled', async ({ shared, loupe, page }) => {
+    const app = await shared(HARD);
     await ready(loupe, app.url, 'choices');
     await loupe.selectTool('choices');
     // Defaults: the titled enum shows its title, the plain enum its value.
@@ -51,8 +52,8 @@ test.describe('tool forms from hard schemas', () => {
     expect(await resultJson(loupe)).toEqual({ contact: { phone: '+33 1 23 45 67 89' }, nickname: 'Bobby', color: 'b', size: 'M', maybe_count: 7 });
   });
 
-  test('oneOf at the root', async ({ launch, loupe, page }) => {
-    const app = await launch(HARD);
+  test('oneOf at the root', async ({ shared, loupe, page }) => {
+    const app = await shared(HARD);
     await ready(loupe, app.url, 'root_one_of');
     await loupe.selectTool('root_one_of');
     await expect(page.getByText('This tool takes no arguments.')).toHaveCount(0);
@@ -62,8 +63,8 @@ test.describe('tool forms from hard schemas', () => {
     expect(await resultJson(loupe)).toEqual({ id: 42 });
   });
 
-  test('formats, arrays of objects and deep defaults; invalid values are caught, and "Send anyway" sends them', async ({ launch, loupe, page }) => {
-    const app = await launch(HARD);
+  test('formats, arrays of objects and deep defaults; invalid values are caught, and "Send anyway" sends them', async ({ shared, loupe, page }) => {
+    const app = await shared(HARD);
     await ready(loupe, app.url, 'formats_and_defaults');
     await loupe.selectTool('formats_and_defaults');
     await expect(page.getByLabel(/^Count/)).toHaveValue('3');
@@ -93,8 +94,8 @@ test.describe('tool forms from hard schemas', () => {
     expect(await resultJson(loupe)).toMatchObject({ email: 'ada@example.com', homepage: 'https://example.com/', when: expect.stringMatching(/^2025-01-0\dT\d\d:04:00\.000Z$/) });
   });
 
-  test('parts the form cannot draw are JSON fields with the reason; the rest stays a form', async ({ launch, loupe, page }) => {
-    const app = await launch(HARD);
+  test('parts the form cannot draw are JSON fields with the reason; the rest stays a form', async ({ shared, loupe, page }) => {
+    const app = await shared(HARD);
     await ready(loupe, app.url, 'json_fallbacks');
     await loupe.selectTool('json_fallbacks');
     await expect(page.getByText('Edited as JSON: it is a tuple (prefixItems)')).toBeVisible();
@@ -117,8 +118,8 @@ test.describe('tool forms from hard schemas', () => {
     await expect(page.getByRole('alert', { name: 'Arguments do not match the schema' })).toContainText('/pair/0');
   });
 
-  test('the last arguments are remembered per tool, across a reload, and reset to defaults', async ({ launch, loupe, page }) => {
-    const app = await launch(HARD);
+  test('the last arguments are remembered per tool, across a reload, and reset to defaults', async ({ shared, loupe, page }) => {
+    const app = await shared(HARD);
     await ready(loupe, app.url, 'formats_and_defaults');
     await loupe.selectTool('formats_and_defaults');
     await page.getByLabel(/^Email/).fill('ada@example.com');
@@ -142,8 +143,8 @@ test.describe('tool forms from hard schemas', () => {
     await expect(page.getByLabel(/^Greeting/)).toHaveValue('hello');
   });
 
-  test('the JSON editor sends what a buggy client would, after a warning', async ({ launch, loupe, page }) => {
-    const app = await launch(HARD);
+  test('the JSON editor sends what a buggy client would, after a warning', async ({ shared, loupe, page }) => {
+    const app = await shared(HARD);
     await ready(loupe, app.url, 'formats_and_defaults');
     await loupe.selectTool('formats_and_defaults');
     await loupe.runWithJson({ email: 42, unexpected: true });
@@ -153,8 +154,8 @@ test.describe('tool forms from hard schemas', () => {
     await expect(loupe.result()).toContainText('{"email":42,"unexpected":true}');
   });
 
-  test('Fill example fills valid arguments made from the schema (as --smoke makes them)', async ({ launch, loupe, page }) => {
-    const app = await launch(HARD);
+  test('Fill example fills valid arguments made from the schema (as --smoke makes them)', async ({ shared, loupe, page }) => {
+    const app = await shared(HARD);
     await ready(loupe, app.url, 'formats_and_defaults');
     await loupe.selectTool('formats_and_defaults');
     await expect(page.getByLabel(/^Email/)).toHaveValue('');

@@ -5,8 +5,8 @@ import { expect, test } from './support/test.ts';
 import { HARD, ready, resourceRegion, runAndWait } from './pages/primitives.ts';
 
 test.describe('tool results', () => {
-  test('every content type renders on its own; a resource link opens the Resources tab', async ({ launch, loupe, page }) => {
-    const app = await launch(HARD);
+  test('every content type renders on its own; a resource link opens the Resources tab', async ({ shared, loupe, page }) => {
+    const app = await shared(HARD);
     await ready(loupe, app.url, 'all_content');
     await loupe.selectTool('all_content');
     await runAndWait(loupe);
@@ -36,8 +36,8 @@ test.describe('tool results', () => {
     await expect(resourceRegion(page).getByRole('heading', { name: 'Fixture readme' })).toBeVisible();
   });
 
-  test('a bad block is flagged and the other blocks still show', async ({ launch, loupe }) => {
-    const app = await launch(HARD);
+  test('a bad block is flagged and the other blocks still show', async ({ shared, loupe }) => {
+    const app = await shared(HARD);
     await ready(loupe, app.url, 'bad_blocks');
     await loupe.selectTool('bad_blocks');
     await runAndWait(loupe);
@@ -50,8 +50,8 @@ test.describe('tool results', () => {
     await expect(result.locator('img')).toHaveCount(0);
   });
 
-  test('structuredContent is shown as a tree and validated against outputSchema, valid or not', async ({ launch, loupe }) => {
-    const app = await launch(HARD);
+  test('structuredContent is shown as a tree and validated against outputSchema, valid or not', async ({ shared, loupe }) => {
+    const app = await shared(HARD);
     await ready(loupe, app.url, 'structured_valid');
     const structured = loupe.result().getByRole('region', { name: 'structuredContent' });
 
@@ -77,8 +77,8 @@ test.describe('tool results', () => {
     await expect(structured.getByText('invalid: no structuredContent')).toBeVisible();
   });
 
-  test('an isError result is clearly an error', async ({ launch, loupe }) => {
-    const app = await launch(HARD);
+  test('an isError result is clearly an error', async ({ shared, loupe }) => {
+    const app = await shared(HARD);
     await ready(loupe, app.url, 'is_error');
     await loupe.selectTool('is_error');
     await runAndWait(loupe);
@@ -87,8 +87,8 @@ test.describe('tool results', () => {
     await expect(loupe.result()).toContainText('Something went wrong on the server side');
   });
 
-  test('a 20 MB text result is cut in view, with show all and download; the page stays usable', async ({ launch, loupe, page }) => {
-    const app = await launch(HARD);
+  test('a 20 MB text result is cut in view, with show all and download; the page stays usable', async ({ shared, loupe, page }) => {
+    const app = await shared(HARD);
     await ready(loupe, app.url, 'big_text');
     await loupe.selectTool('big_text');
     await loupe.fillField('Megabytes', '20');
@@ -114,8 +114,8 @@ test.describe('tool results', () => {
     await expect(result.getByText(/Showing the first 64\.0 KiB of 20\.0 MiB/)).toBeVisible();
   });
 
-  test('server-everything: an image, resource links, structured content and annotations', async ({ launch, loupe, page }) => {
-    const app = await launch();
+  test('server-everything: an image, resource links, structured content and annotations', async ({ shared, loupe, page }) => {
+    const app = await shared();
     await ready(loupe, app.url, 'echo');
     await loupe.selectTool('get-tiny-image');
     await runAndWait(loupe);

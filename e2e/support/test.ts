@@ -2,6 +2,7 @@
  * The suite's `test`: Playwright's, plus
  * - `launch(target?)`: start Loupe; every instance is stopped after the test, and must exit 0
  *   having stopped its children (docs/contract.md, "Command line");
+ * - `shared(target?)`: the spec file's Loupe for that target in this worker (see SharedPool);
  * - `loupe`: a `LoupePage` on the test's page, which fails the test if any dialog opens
  *   (server-supplied strings must never run as code);
  * - `servers`: HTTP servers to point Loupe at, stopped after the test.
@@ -18,11 +19,68 @@ export interface Servers {
 
 interface Fixtures {
   launch: (target?: string[], opts?: LaunchOptions) => Promise<Loupe>;
+  shared: (target?: string[]) => Promise<Loupe>;
   loupe: LoupePage;
   servers: Servers;
 }
 
-export const test = base.extend<Fixtures>({
+interface WorkerFixtures {
+  sharedPool: SharedPool;
+}
+
+/**
+ * One Loupe per spec file and target in each worker (issue 22: a spec that does not test Loupe's
+ * lifecycle need not pay for a start and a stop each test). Each test still gets a fresh page and
+ * browser context; what the proxy keeps (the trace, the session) goes on from test to test, so only
+ * specs whose tests do not depend on it use `shared`. A file's Loupes stop when the worker moves to
+ * another file, and must stop as `launch`'s do: exit 0, nothing left behind.
+ */
+class SharedPool {
+  private file?: string;
+  private readonly running = new Map<string, Promise<Loupe>>();
+
+  async get(file: string, target: string[]): Promise<Loupe> {
+    if (file !== this.file) {
+      await this.stopAll(`the Loupes of ${this.file}`);
+      this.file = file;
+    }
+    const key = JSON.stringify(target);
+    let loupe = this.running.get(key);
+    if (!loupe) this.running.set(key, (loupe = launchLoupe(target)));
+    return loupe;
+  }
+
+  async stopAll(what: string): Promise<void> {
+    const started = await Promise.allSettled([...this.running.values()]);
+    this.running.clear();
+    const problems: string[] = [];
+    for (const result of started) {
+      if (result.status !== 'fulfilled') continue;
+      const loupe = result.value;
+      const stop = await loupe.stop();
+      if (stop.forced) problems.push(`Loupe did not exit within 10 s of SIGTERM\n${loupe.output()}`);
+      else if (stop.code !== 0) problems.push(`Loupe should exit 0 on SIGTERM (it exited ${stop.code})\n${loupe.output()}`);
+      if (stop.leaked.length > 0) problems.push(`every process Loupe started should be gone once it has exited: ${stop.leaked.join(', ')}`);
+    }
+    if (problems.length > 0) throw new Error(`${what}: ${problems.join('\n')}`);
+  }
+}
+
+export const test = base.extend<Fixtures, WorkerFixtures>({
+  sharedPool: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads fixture dependencies from this pattern
+    async ({}, use) => {
+      const pool = new SharedPool();
+      await use(pool);
+      await pool.stopAll('the shared Loupes at the end of the worker');
+    },
+    { scope: 'worker' },
+  ],
+
+  shared: async ({ sharedPool }, use, testInfo) => {
+    await use((target = []) => sharedPool.get(testInfo.file, target));
+  },
+
   // eslint-disable-next-line no-empty-pattern -- Playwright reads fixture dependencies from this pattern
   launch: async ({}, use, testInfo) => {
     const started: Loupe[] = [];
