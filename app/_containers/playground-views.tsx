@@ -70,7 +70,7 @@ function CallView({ which, viewKey, slot, ctx }: CallViewProps): ReactNode {
       apps.answer(viewKey, id, approve);
       return;
     }
-    if (!ask || !ctx || cannotApprove(ask) !== undefined) return;
+    if (!ctx || cannotApprove(ask) !== undefined) return;
     // The view hears `sent` only when the answer reached Loupe; then the text goes in, once.
     if (apps.answer(viewKey, id, true)) playground.sendTo(which, ask.message ?? '', ctx);
   };

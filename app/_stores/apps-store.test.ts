@@ -206,9 +206,13 @@ describe('AppsStore', () => {
     host.deliver({ type: 'app-download', view: 'v1', ask: 'ask-2', files: [{ name: 'one.txt', mimeType: 'text/plain', text: '1' }] });
     expect(saved).toEqual(['one.txt']);
     expect(Object.keys(store.getSnapshot().slots[KEY].downloads ?? {})).toEqual(['ask-1', 'ask-2']);
+    // Only the newest five asks' files are kept (each may be large).
+    for (let i = 3; i <= 6; i++) host.deliver({ type: 'app-download', view: 'v1', ask: `ask-${i}`, files: [{ name: `${i}.txt`, mimeType: 'text/plain', text: String(i) }] });
+    expect(Object.keys(store.getSnapshot().slots[KEY].downloads ?? {})).toEqual(['ask-2', 'ask-3', 'ask-4', 'ask-5', 'ask-6']);
+    saved.length = 0;
     // Files for a view this tab does not show are dropped.
     host.deliver({ type: 'app-download', view: 'v9', ask: 'ask-1', files: [{ name: 'x.txt', mimeType: 'text/plain', text: 'x' }] });
-    expect(saved).toEqual(['one.txt']);
+    expect(saved).toEqual([]);
     store.dispose();
   });
 

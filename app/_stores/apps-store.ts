@@ -77,6 +77,8 @@ const keyOf = (slot: Pick<ViewSlot, 'session' | 'tool' | 'callId' | 'conversatio
 const NOTED = 200;
 /** Asks answered from this tab, remembered so that a second click sends nothing. */
 const ANSWERED = 200;
+/** Approved downloads whose files a view's slot keeps for their Save buttons, newest last. */
+const DOWNLOADS_KEPT = 5;
 /** Frames held for a view whose frame is not drawn yet (it is hidden, or being drawn). */
 const HELD = 500;
 
@@ -278,7 +280,9 @@ export class AppsStore extends HostStore<AppsState> {
     const key = this.keyOfView(view);
     const slot = key === undefined ? undefined : this.slot(key);
     if (key === undefined || !slot) return;
-    this.patch(key, { downloads: { ...slot.downloads, [ask]: files } });
+    // The newest few asks' files only: each may hold up to 20 MB, and a view may ask without end.
+    const kept = Object.entries(slot.downloads ?? {}).slice(-(DOWNLOADS_KEPT - 1));
+    this.patch(key, { downloads: Object.fromEntries([...kept, [ask, files]]) });
     if (files.length === 1) this.save(files[0]);
   }
 
