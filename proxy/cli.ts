@@ -1,12 +1,11 @@
-#!/usr/bin/env -S node --max-semi-space-size=2
-// (A small young generation: idle, Loupe holds little, and V8's default semi-spaces alone would
-// cost it ~7 MB of resident memory over a bare SDK client; see bench/memory.mjs.)
+#!/usr/bin/env node
 /**
  * `mcp-loupe [options] <command> [args...] | <url> | --config <file> [--server <name>]`
  * (docs/contract.md). Prints one line with the page URL and runs until SIGINT/SIGTERM, then stops every
  * process it started and exits 0.
  */
 import { readFileSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
 import { describeConfig } from '../lib/config/server-config.ts';
 import { parseCliArgs, resolveTarget, USAGE, type CliOptions, type ResolvedTarget } from './command-line/options.ts';
 import { defaultServer } from './default-server.ts';
@@ -138,6 +137,7 @@ async function runUi(options: CliOptions, target: ResolvedTarget): Promise<void>
       process.stdout.write(lines.gatewayLines(announced));
     },
     onListening: ({ url }) => {
+      keepYoungGenerationSmall();
       // Where `mcp-loupe --tap` finds this Loupe (issue 13): a 0600 file in the user's runtime directory.
       if (!exposed) forgetState = writeRuntimeState({ url, pid: process.pid, version: VERSION });
       if (exposed) process.stderr.write(`mcp-loupe: WARNING: listening on ${options.host}: anyone who can reach it and has the token can run commands on this machine.\n`);
@@ -150,6 +150,20 @@ async function runUi(options: CliOptions, target: ResolvedTarget): Promise<void>
   );
   // A signal that came while starting: stop now that there is something to stop.
   if (state.stopping) await state.running.close().finally(() => process.exit(0));
+}
+
+/**
+ * A young generation that stays at the size it has when the port listens: idle, Loupe holds
+ * little, and V8 grows the semi-spaces to 16 MB each while the SDK and the engine load, ~10 MB of
+ * resident memory over a bare SDK client (bench/memory.mjs). Set at run time, because any heap flag
+ * on the command line (`--max-semi-space-size`) makes Node compile its own modules without their
+ * code cache: 15 ms more to the first response (bench/cold-start.mjs); and only once the port
+ * listens, for the same reason (a flag set at run time does the same to the modules loaded after
+ * it; those of the hub load while the page does). V8 reads this flag each time it would grow the
+ * young generation; under a flood of frames it costs ~10% of the relay rate (bench/trace-relay.mjs).
+ */
+function keepYoungGenerationSmall(): void {
+  setFlagsFromString('--semi-space-growth-factor=1');
 }
 
 /** `node build/index.js`, or `3 servers from mcp.json (a, b; c not started)`. */

@@ -12,7 +12,8 @@ import { z } from 'zod';
 import { mayCarryCredential, maskTraceEvent, MIN_SECRET_CHARS, scrubberFor } from './secret-mask.ts';
 import type { ServerConfig } from '../model/server-config.ts';
 import type { HistoryRow } from './trace.ts';
-import { TraceEventSchema, type SessionInfo, type TraceEvent, type TraceStats } from '../wire/wire.ts';
+import type { SessionInfo } from '../wire/base.ts';
+import { TraceEventSchema, type TraceEvent, type TraceStats } from '../wire/events.ts';
 
 export const TRACE_FORMAT = 'mcp-loupe-trace';
 export const TRACE_FORMAT_VERSION = 1;

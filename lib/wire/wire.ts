@@ -13,7 +13,8 @@ import { ListenMessageSchema, SetLogLevelMessageSchema, UnlistenMessageSchema } 
 import { DoctorReportMessageSchema, RunDoctorMessageSchema } from './doctor.ts';
 import { HoldDoneMessageSchema, HoldMessageSchema, ReleaseAllMessageSchema, ReleaseHoldMessageSchema, RulesMessageSchema, SetRulesMessageSchema } from './intercept.ts';
 import { HeldFrameSchema, RuleSchema } from '../model/rules.ts';
-import { readRequestMessage, RequestMessageSchema, type RequestMessage } from './request.ts';
+import { RequestMessageSchema, type RequestMessage } from './request.ts';
+import { readClientText } from './quick-read.ts';
 import { liftFrame, putBackApart } from './envelope-text.ts';
 import { PLAYGROUND_CLIENT_MESSAGES, PLAYGROUND_SERVER_MESSAGES, PlaygroundKeysSchema } from './playground.ts';
 import { APPS_CLIENT_MESSAGES, APPS_SERVER_MESSAGES } from './apps.ts';
@@ -31,7 +32,9 @@ export * from './intercept.ts';
 export * from './playground.ts';
 export * from './apps.ts';
 
-export const WIRE_VERSION = 1;
+import { WIRE_VERSION } from './constants.ts';
+
+export { WIRE_VERSION, SNAPSHOT_TAIL_EVENTS } from './constants.ts';
 
 // ---------------------------------------------------------------------------------------------
 // UI → proxy
@@ -355,21 +358,14 @@ export type EventsMessage = z.infer<typeof EventsMessageSchema>;
 export type TraceResetMessage = z.infer<typeof TraceResetMessageSchema>;
 export type WorkspaceMessage = z.infer<typeof WorkspaceMessageSchema>;
 
-/** How many events per session the snapshot carries (the rest comes with `subscribe`). */
-export const SNAPSHOT_TAIL_EVENTS = 200;
-
 /** Parse an incoming envelope; failures are values. */
 export function parseClientMessage(text: string): { ok: true; message: ClientMessage } | { ok: false; error: string } {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    return { ok: false, error: 'not JSON' };
-  }
-  if (data !== null && typeof data === 'object' && (data as { type?: unknown }).type === 'request') {
-    const fast = readRequestMessage(data as Record<string, unknown>);
-    if (fast) return { ok: true, message: fast };
-  }
+  const read = readClientText(text);
+  return read.ok === 'schemas' ? parseClientData(read.data) : read;
+}
+
+/** An envelope already parsed from JSON that quick-read.ts left to the schemas. */
+export function parseClientData(data: unknown): { ok: true; message: ClientMessage } | { ok: false; error: string } {
   const parsed = ClientMessageSchema.safeParse(data);
   return parsed.success ? { ok: true, message: parsed.data } : { ok: false, error: parsed.error.message };
 }

@@ -22,15 +22,7 @@ export const KILL_GRACE_MS = 1_500;
 export const KILL_WAIT_MS = 1_000;
 const POLL_MS = 25;
 
-/** kill(pid, 0): false once the process is gone (or is another user's, so not one Loupe started). */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+export { processAlive } from './process-alive.ts';
 
 /** Sends `signal` to the child's whole group; on Windows, which has no groups, taskkill stops its tree. */
 export function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {

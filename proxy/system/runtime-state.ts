@@ -9,7 +9,7 @@
 import { chmodSync, lstatSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { processAlive } from './process-group.ts';
+import { processAlive } from './process-alive.ts';
 
 export interface RuntimeState {
   url: string;

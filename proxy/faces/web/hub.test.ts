@@ -41,4 +41,21 @@ describe('Hub messages from the page', () => {
     const errors = tab.sent.filter((m) => m.type === 'error').map((m) => (m.type === 'error' ? m.error.code : ''));
     expect(errors).toEqual(['NO_SESSION', 'BAD_MESSAGE', 'NO_SESSION']);
   });
+
+  it('reads subscribe and request without the schemas, loads them for the first envelope of another type, and keeps the order sent', async () => {
+    const hub = new Hub();
+    const tab = new FakeSocket();
+    hub.attach(asWs(tab));
+    tab.receive(JSON.stringify({ type: 'subscribe', sessions: ['s1'] }));
+    tab.receive(JSON.stringify({ type: 'request', session: 's7', id: 'r1', method: 'ping' }));
+    await tick();
+    expect(hub.schemasLoaded).toBe(false);
+    // The disconnect needs the schemas; the request after it (read at once) still waits its turn.
+    tab.receive(JSON.stringify({ type: 'disconnect', session: 's8' }));
+    tab.receive(JSON.stringify({ type: 'request', session: 's9', id: 'r2', method: 'ping' }));
+    await tick();
+    expect(hub.schemasLoaded).toBe(true);
+    const errors = tab.sent.flatMap((m) => (m.type === 'error' ? [m.error.message] : []));
+    expect(errors).toEqual(['No session s7.', 'No session s8.', 'No session s9.']);
+  });
 });

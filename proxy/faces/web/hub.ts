@@ -7,7 +7,9 @@
  */
 import type { RawData, WebSocket } from 'ws';
 import type { ServerConfig } from '../../../lib/model/server-config.ts';
-import { parseClientMessage, SNAPSHOT_TAIL_EVENTS, WIRE_VERSION, type ClientMessage, type LoupeError, type ServerMessage } from '../../../lib/wire/wire.ts';
+import type { ClientMessage, LoupeError, ServerMessage } from '../../../lib/wire/wire.ts';
+import { SNAPSHOT_TAIL_EVENTS, WIRE_VERSION } from '../../../lib/wire/constants.ts';
+import { readClientText } from '../../../lib/wire/quick-read.ts';
 import type { Workspace } from '../../../lib/workspace/workspace.ts';
 import type { HubContext } from './context.ts';
 import { internalError, serialise } from './messages.ts';
@@ -169,16 +171,51 @@ export class Hub implements HubContext {
   private onSocketMessage(ws: WebSocket, data: RawData, isBinary: boolean): void {
     try {
       if (isBinary) return this.sendError(ws, { code: 'BAD_MESSAGE', message: 'Binary messages are not part of the protocol.' });
-      this.receive(ws, Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]).toString('utf8')).catch((error: unknown) => this.sendError(ws, internalError(error)));
+      const text = Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]).toString('utf8');
+      // While the schemas load, what comes after waits behind them: the page's envelopes are read in the order sent.
+      if (this.schemasLoading) this.afterSchemas(ws, this.schemasLoading, () => this.receive(ws, text));
+      else this.receive(ws, text);
     } catch (error) {
       this.sendError(ws, internalError(error));
     }
   }
 
-  private async receive(ws: WebSocket, text: string): Promise<void> {
-    const parsed = parseClientMessage(text);
+  /**
+   * The zod schemas of every envelope (lib/wire/wire.ts), loaded on the first one that
+   * quick-read.ts leaves to them: a page that only subscribes, lists and calls never needs them.
+   */
+  private schemas?: typeof import('../../../lib/wire/wire.ts');
+  private schemasLoading?: Promise<unknown>;
+
+  /** Whether the full schemas are loaded (for the tests: an idle page must not load them). */
+  get schemasLoaded(): boolean {
+    return this.schemas !== undefined;
+  }
+
+  /** Runs `step` once `loading` settles, after every step queued before it; the queue ends with its last step. */
+  private afterSchemas(ws: WebSocket, loading: Promise<unknown>, step: () => void): void {
+    const next = loading.then(step).catch((error: unknown) => this.sendError(ws, internalError(error)));
+    this.schemasLoading = next;
+    void next.then(() => {
+      if (this.schemasLoading === next) this.schemasLoading = undefined;
+    });
+  }
+
+  /** Reads one envelope and starts acting on it; a failure of the act goes to this tab. */
+  private receive(ws: WebSocket, text: string): void {
+    const read = readClientText(text);
+    if (read.ok === 'schemas' && !this.schemas) {
+      const load = import('../../../lib/wire/wire.ts').then((wire) => {
+        this.schemas = wire;
+      });
+      return this.afterSchemas(ws, load, () => this.receive(ws, text));
+    }
+    const parsed = read.ok === 'schemas' ? this.schemas!.parseClientData(read.data) : read;
     if (!parsed.ok) return this.sendError(ws, { code: 'BAD_MESSAGE', message: `Could not read a message from the page: ${parsed.error.slice(0, 500)}` });
-    const message = parsed.message;
+    void this.act(ws, parsed.message as ClientMessage);
+  }
+
+  private async act(ws: WebSocket, message: ClientMessage): Promise<void> {
     try {
       await this.dispatch(ws, message);
     } catch (error) {

@@ -1,0 +1,5 @@
+/** The wire's numbers, apart from its schemas so that the proxy can use them without building any (quick-read.ts). */
+export const WIRE_VERSION = 1;
+
+/** How many events per session the snapshot carries (the rest comes with `subscribe`). */
+export const SNAPSHOT_TAIL_EVENTS = 200;
