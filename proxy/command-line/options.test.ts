@@ -339,3 +339,35 @@ describe('--connect-timeout', () => {
     expect(USAGE).toContain('--connect-timeout <ms>');
   });
 });
+
+describe('--watch', () => {
+  const exists = (p: string) => ['src', 'lib', 'server.py'].includes(p);
+  const parse = (...argv: string[]) => parseCliArgs(argv, { exists });
+
+  it('takes the paths that exist before the command, and none when the command follows at once', () => {
+    const some = parse('--watch', 'src', 'lib', 'node', 'build/index.js');
+    expect(some.ok && some.options.watch).toEqual(['src', 'lib']);
+    expect(some.ok && some.options.target).toEqual(['node', 'build/index.js']);
+    const none = parse('--watch', 'node', 'build/index.js');
+    expect(none.ok && none.options.watch).toEqual([]);
+    expect(none.ok && none.options.target).toEqual(['node', 'build/index.js']);
+  });
+
+  it('never takes the last word (the target), takes --watch=PATH as given, and everything before -- under --tap', () => {
+    const last = parse('--watch', 'server.py');
+    expect(last.ok && last.options.target).toEqual(['server.py']);
+    const inline = parse('--watch=src', '--watch=other', 'node', 's.js');
+    expect(inline.ok && inline.options.watch).toEqual(['src', 'other']);
+    const tap = parse('--tap', '--watch', 'not-there-yet', '--', 'node', 's.js');
+    expect(tap.ok && tap.options.watch).toEqual(['not-there-yet']);
+    expect(tap.ok && tap.options.target).toEqual(['node', 's.js']);
+  });
+
+  it('is refused where there is no stdio server of Loupe’s to restart', () => {
+    for (const argv of [['--watch', 'https://example.com/mcp'], ['--watch', '--config', 'mcp.json'], ['--watch', '--smoke', 'node', 's.js'], ['--watch']]) {
+      const parsed = parse(...argv);
+      expect(parsed.ok).toBe(false);
+      if (!parsed.ok) expect(parsed.error).toMatch(/--watch restarts a stdio server/);
+    }
+  });
+});

@@ -3,6 +3,7 @@
  * Parsing stops at the first positional word, so that everything from the target on reaches the
  * server verbatim (`mcp-loupe npx -y srv --port 9` gives `--port 9` to the server).
  */
+import { existsSync } from 'node:fs';
 import { checkHeadless, emptyHeadless, HEADLESS_OPTIONS, modeOf, takeTrailingOptions } from './headless.ts';
 import { isProtocolChoice } from '../../lib/model/protocol.ts';
 import { checkOAuth, emptyOAuth, OAUTH_OPTIONS, OAUTH_USAGE } from './oauth.ts';
@@ -23,6 +24,9 @@ export const USAGE = `Usage:
 Options go before the target; everything after the target is passed to the server.
   --port <n>                      port on 127.0.0.1 (default: a free one near 6280; 0: any free port)
   --no-open                       do not open a browser
+  --watch [PATH]...               restart the stdio server when its files change (default: its script's folder,
+                                  without node_modules, .git and build outputs); Restart in the page does it too;
+                                  after each restart the page shows what changed in the tools, resources and prompts
   -e, --env KEY=VALUE             environment variable for a stdio server (repeatable)
   --cwd <dir>                     working directory for a stdio server
   --transport stdio|http|sse      force a transport (http: Streamable HTTP only, no SSE fallback)
@@ -187,7 +191,31 @@ function applyHost(o: CliOptions, value: string, f: string): string | undefined 
   return undefined;
 }
 
-export function parseCliArgs(argv: string[]): CliParseResult {
+/**
+ * `--watch [PATH]…`: the words after it are paths while each names an existing file or folder and
+ * is not where the target begins (the last word, or after `--` everything before it is a path);
+ * `--watch=PATH` is always one. Returns the index of the last word taken.
+ */
+function readWatch(argv: string[], i: number, options: CliOptions, exists: (p: string) => boolean): number {
+  const paths = (options.watch ??= []);
+  if (argv[i].startsWith('--watch=')) {
+    paths.push(argv[i].slice('--watch='.length));
+    return i;
+  }
+  const dashes = argv.indexOf('--', i + 1);
+  let j = i + 1;
+  for (; j < argv.length; j++) {
+    const word = argv[j];
+    if (word === '--' || (word.startsWith('-') && word.length > 1)) break;
+    const isPath = dashes > j ? true : j < argv.length - 1 && exists(word);
+    if (!isPath) break;
+    paths.push(word);
+  }
+  return j - 1;
+}
+
+export function parseCliArgs(argv: string[], deps: { exists?: (p: string) => boolean } = {}): CliParseResult {
+  deps.exists ??= existsSync;
   const options: CliOptions = { open: true, host: '127.0.0.1', env: {}, headers: {}, servers: [], help: false, version: false, target: [], headless: emptyHeadless(), oauth: emptyOAuth(), relay: emptyRelay() };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -198,6 +226,10 @@ export function parseCliArgs(argv: string[]): CliParseResult {
     if (!arg.startsWith('-') || arg === '-') {
       options.target = argv.slice(i);
       break;
+    }
+    if (arg === '--watch' || arg.startsWith('--watch=')) {
+      i = readWatch(argv, i, options, deps.exists);
+      continue;
     }
     const read = readOption(argv, i);
     if (!read.ok) return read;
@@ -249,6 +281,9 @@ function checkCombination(o: CliOptions): string | undefined {
     return `--config and a target (${o.target[0]}) cannot be combined: read the server from the file, or give its command or URL.`;
   }
   if (o.servers.length > 0 && o.config === undefined) return '--server picks a server from a file: add --config <file>.';
+  if (o.watch !== undefined && (o.config !== undefined || o.target.length === 0 || /^https?:\/\//i.test(o.target[0]) || o.relay.gateway || modeOf(o.headless) !== undefined)) {
+    return '--watch restarts a stdio server Loupe starts: give its command (mcp-loupe --watch [PATH]… <command>, or with --tap after --), not a URL, --config, --gateway or a mode without a browser.';
+  }
   const serverOptions = [
     Object.keys(o.env).length > 0 && '-e/--env',
     o.cwd !== undefined && '--cwd',

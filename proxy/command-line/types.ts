@@ -38,6 +38,11 @@ export interface CliOptions {
   oauth: CliOAuthOptions;
   /** The tap, the gateway and `--rules` (issue 13, relay.ts). */
   relay: RelayOptions;
+  /**
+   * `--watch [PATH]…` (issue 25): restart the stdio server when these change; `[]`: what
+   * proxy/system/watch.ts planWatch chooses (the script's folder). Absent: not watching.
+   */
+  watch?: string[];
 }
 
 export type HeadlessMode = 'cli' | 'smoke' | 'mock' | 'verify' | 'lock' | 'doctor' | 'export-tools';
