@@ -10,7 +10,6 @@
  */
 import { z } from 'zod';
 import { jsonDifferences } from '../json/json-path.ts';
-import { shown } from './verify.ts';
 
 export const LOCK_FORMAT = 'mcp-loupe-lock';
 export const LOCK_VERSION = 1;
@@ -164,18 +163,4 @@ export function lockDiffIsEmpty(diff: LockDiff): boolean {
 /** 0: the surface is as locked; 1: it changed. */
 export function lockExitCode(diff: LockDiff): 0 | 1 {
   return lockDiffIsEmpty(diff) ? 0 : 1;
-}
-
-/** A readable diff: `+` added, `-` removed, `~` changed with each path and both values. */
-export function formatLockDiff(diff: LockDiff): string {
-  if (lockDiffIsEmpty(diff)) return 'The tool surface is as locked: nothing added, removed or changed.\n';
-  const lines = [`The tool surface changed: ${diff.added.length} added, ${diff.removed.length} removed, ${diff.changed.length} changed.`];
-  for (const a of diff.added) lines.push(`+ ${LABEL[a.kind]} ${a.name}`);
-  for (const r of diff.removed) lines.push(`- ${LABEL[r.kind]} ${r.name}`);
-  for (const c of diff.changed) {
-    lines.push(`~ ${LABEL[c.kind]} ${c.name}`);
-    for (const p of c.paths) lines.push(`    ${p.path}: ${shown(p.old)} → ${shown(p.new)}`);
-  }
-  lines.push('If the change is intended, delete the lock file and run --lock again to write the new surface.');
-  return `${lines.join('\n')}\n`;
 }

@@ -196,7 +196,18 @@ describe('lockfile against the fixture', () => {
     expect(checked.diff.changed).toEqual([{ kind: 'tool', name: 'add', paths: [{ path: '$.inputSchema.properties.c', old: undefined, new: { type: 'number', description: 'A third term' } }] }]);
     expect(lockRunExitCode(checked)).toBe(1);
     const out = lockRunText(checked);
-    expect(out).toContain('+ tool fresh\n- tool retired\n~ tool add\n    $.inputSchema.properties.c: (absent) → {"description":"A third term","type":"number"}');
+    // The words the page shows after a restart (lib/surface/diff.ts), each change with its severity.
+    expect(out).toContain(
+      [
+        'The tool surface changed: 1 added, 1 removed, 1 changed (1 breaking).',
+        '~ tool add  [info]',
+        '    info     input property "c" added ($.inputSchema.properties.c): (absent) → {"description":"A third term","type":"number"}',
+        '- tool retired  [breaking]',
+        '+ tool fresh  [info]',
+        'If the change is intended, delete the lock file and run --lock again to write the new surface.',
+      ].join('\n'),
+    );
+    expect(lockRunText(same)).toContain('The tool surface is as locked: nothing added, removed or changed.');
     expect(readFileSync(file, 'utf8')).toBe(text);
   });
 

@@ -7,7 +7,8 @@
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { fetchAllPages } from '../../../lib/client/paged-list.ts';
-import { diffLock, lockFromLists, lockExitCode, lockText, parseLock, formatLockDiff, type LockDiff, type ToolLock } from '../../../lib/headless/tool-lock.ts';
+import { diffLock, lockFromLists, lockExitCode, lockText, parseLock, type LockDiff, type ToolLock } from '../../../lib/headless/tool-lock.ts';
+import { diffSurfaces, formatSurfaceDiff, type SurfaceDiff } from '../../../lib/surface/diff.ts';
 import type { ImportedTrace } from '../../../lib/trace/jsonl.ts';
 import { compileIgnores, planReplay, Verification, type LiveAnswer, type ReplayStep, type VerifyReport } from '../../../lib/headless/verify.ts';
 import type { FrameEvent, TraceEvent } from '../../../lib/wire/wire.ts';
@@ -154,7 +155,7 @@ export async function buildLock(session: Session, timeoutMs = 30_000): Promise<L
 
 export type LockRun =
   | { kind: 'written'; file: string; lock: ToolLock; notes: string[]; replaced: boolean }
-  | { kind: 'checked'; file: string; diff: LockDiff; notes: string[] }
+  | { kind: 'checked'; file: string; diff: LockDiff; surface: SurfaceDiff; notes: string[] }
   | { kind: 'failed'; error: string; exitCode: 1 | 2 };
 
 /**
@@ -177,7 +178,7 @@ export async function runLock(session: Session, file: string, options: { update?
   }
   const built = await buildLock(session, options.timeoutMs);
   if (!built.ok) return { kind: 'failed', error: built.error, exitCode: 1 };
-  if (old) return { kind: 'checked', file, diff: diffLock(old, built.lock), notes: built.notes };
+  if (old) return { kind: 'checked', file, diff: diffLock(old, built.lock), surface: diffSurfaces(old, built.lock), notes: built.notes };
   const replaced = existsSync(file);
   try {
     // Written beside and renamed, so that an interrupted write never leaves half a lock file.
@@ -193,7 +194,11 @@ export async function runLock(session: Session, file: string, options: { update?
 export function lockRunText(run: LockRun): string {
   if (run.kind === 'failed') return `${run.error}\n`;
   const notes = run.notes.map((n) => `Note: ${n}\n`).join('');
-  if (run.kind === 'checked') return `Lock ${run.file}:\n${formatLockDiff(run.diff)}${notes}`;
+  // The page's words for what changed after a restart (lib/surface/diff.ts), with each change's severity.
+  if (run.kind === 'checked') {
+    const again = lockExitCode(run.diff) === 0 ? '' : 'If the change is intended, delete the lock file and run --lock again to write the new surface.\n';
+    return `Lock ${run.file}:\n${formatSurfaceDiff(run.surface, 'The tool surface').replace('is unchanged:', 'is as locked:')}${again}${notes}`;
+  }
   const { tools, resourceTemplates, prompts } = run.lock;
   return `${run.replaced ? 'Updated' : 'Wrote'} ${run.file}: ${tools.length} tools, ${resourceTemplates.length} resource templates, ${prompts.length} prompts. Commit it; the next --lock checks against it.\n${notes}`;
 }
