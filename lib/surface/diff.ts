@@ -103,9 +103,10 @@ function schemaDetails(field: 'inputSchema' | 'outputSchema', a: unknown, b: unk
 function propertyDetails(role: 'input' | 'output', keys: PathKey[], name: string, a: Record<string, unknown>, b: Record<string, unknown>): SurfaceDetail[] {
   const out: SurfaceDetail[] = [];
   if (!jsonEqual(a.type, b.type)) out.push({ path: formatPath([...keys, 'type']), severity: 'breaking', says: `${role} property "${name}" changed type`, old: a.type, new: b.type });
-  if (!jsonEqual(a.enum, b.enum) && Array.isArray(a.enum) && Array.isArray(b.enum)) {
-    const gone = a.enum.filter((v) => !b.enum!.some((w: unknown) => jsonEqual(v, w)));
-    const come = b.enum.filter((v) => !a.enum!.some((w: unknown) => jsonEqual(v, w)));
+  const [ea, eb] = [a.enum, b.enum];
+  if (!jsonEqual(ea, eb) && Array.isArray(ea) && Array.isArray(eb)) {
+    const gone = ea.filter((v: unknown) => !eb.some((w: unknown) => jsonEqual(v, w)));
+    const come = eb.filter((v: unknown) => !ea.some((w: unknown) => jsonEqual(v, w)));
     if (gone.length > 0) out.push({ path: formatPath([...keys, 'enum']), severity: role === 'input' ? 'breaking' : 'warning', says: `${role} property "${name}" no longer ${role === 'input' ? 'accepts' : 'gives'} ${gone.map(shown).join(', ')}` });
     if (come.length > 0) out.push({ path: formatPath([...keys, 'enum']), severity: role === 'input' ? 'info' : 'warning', says: `${role} property "${name}" now ${role === 'input' ? 'accepts' : 'may give'} ${come.map(shown).join(', ')}` });
   }

@@ -17,7 +17,7 @@ import type { RequestOutcome, Session } from '../../session/session.ts';
 // The pure halves, re-exported so that the command line imports one module for both modes.
 export { compileIgnores, DEFAULT_IGNORES, recordedClientChoice, recordedModern, planReplay, type VerifyReport } from '../../../lib/headless/verify.ts';
 export { formatVerifyText, verifyExitCode } from '../../../lib/headless/verify-text.ts';
-export { diffLock, formatLockDiff, lockExitCode, lockText, parseLock, type LockDiff, type ToolLock } from '../../../lib/headless/tool-lock.ts';
+export { diffLock, lockExitCode, lockText, parseLock, type LockDiff, type ToolLock } from '../../../lib/headless/tool-lock.ts';
 
 export interface VerifyOptions {
   /** The user's ignore rules (`--ignore`), added to the built-in ones. */
