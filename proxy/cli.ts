@@ -5,6 +5,7 @@
  * process it started and exits 0.
  */
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { describeConfig } from '../lib/config/server-config.ts';
 import { parseCliArgs, resolveTarget, USAGE, type CliOptions, type ResolvedTarget } from './command-line/options.ts';
@@ -117,7 +118,10 @@ async function runUi(options: CliOptions, target: ResolvedTarget): Promise<void>
     ? { port: options.relay.gatewayPort, idleMs: options.relay.gatewayIdleMs, maxSessions: options.relay.gatewayMaxSessions, label: options.relay.label, noAuth: options.relay.gatewayNoAuth }
     : undefined;
   const what = describeWhat(target);
+  const watch = options.watch !== undefined ? await planWatchOrExit(options.watch, target) : undefined;
   state.running = await launch({
+    watch,
+    onWatch: (line) => process.stderr.write(`mcp-loupe: ${line}\n`),
     config: target.config,
     workspace: target.workspace,
     record: options.headless.record,
@@ -142,6 +146,7 @@ async function runUi(options: CliOptions, target: ResolvedTarget): Promise<void>
       if (!exposed) forgetState = writeRuntimeState({ url, pid: process.pid, version: VERSION });
       if (exposed) process.stderr.write(`mcp-loupe: WARNING: listening on ${options.host}: anyone who can reach it and has the token can run commands on this machine.\n`);
       process.stdout.write(`MCP Loupe ${VERSION} is inspecting ${what}\nOpen ${url}\n`);
+      if (watch) process.stdout.write(`Watching ${watch.said}: a change restarts the server.\n`);
       // The browser opener (and node:child_process with it) once the URL is out: a --no-open launch never loads it.
       if (options.open) void import('./faces/web/open-browser.ts').then(({ openBrowser }) => openBrowser(url));
     },
@@ -164,6 +169,17 @@ async function runUi(options: CliOptions, target: ResolvedTarget): Promise<void>
  */
 function keepYoungGenerationSmall(): void {
   setFlagsFromString('--semi-space-growth-factor=1');
+}
+
+/** What `--watch` watches for the target's stdio command; a path that does not exist is a usage error. */
+async function planWatchOrExit(paths: string[], target: ResolvedTarget) {
+  const config = target.config;
+  if (!config || config.kind !== 'stdio') exitWith('--watch restarts a stdio server Loupe starts: give its command.');
+  const { planWatch } = await import('./system/watch.ts');
+  // Given paths are the shell's (relative to where Loupe was started); the script is found where the server starts.
+  const plan = planWatch({ paths: paths.map((p) => resolve(p)), command: config.command, args: config.args, cwd: config.cwd ?? process.cwd() });
+  if ('error' in plan) exitWith(plan.error);
+  return plan;
 }
 
 /** `node build/index.js`, or `3 servers from mcp.json (a, b; c not started)`. */

@@ -12,6 +12,7 @@ import { newToken } from './listen/security.ts';
 import { createLoupeServer } from './faces/web/server.ts';
 import type { Rule } from '../lib/model/rules.ts';
 import type { GatewayOptions, RunningGateway } from './faces/gateway/gateway.ts';
+import type { WatchPlan, Watching } from './system/watch.ts';
 
 export { VERSION } from './version.ts';
 import { VERSION } from './version.ts';
@@ -62,6 +63,10 @@ export interface LaunchOptions {
    * the URL here, so the page can start loading while the SDK is still being imported.
    */
   onListening?: (where: { url: string; origin: string; port: number; token: string }) => void;
+  /** `--watch` (issue 25): restart the primary stdio session when these files change. */
+  watch?: WatchPlan;
+  /** Told of each restart `watch` makes (the CLI prints it), and of a watch that failed. */
+  onWatch?: (line: string) => void;
 }
 
 export interface RunningLoupe {
@@ -140,6 +145,7 @@ export async function launch(options: LaunchOptions = {}): Promise<RunningLoupe>
   options.onListening?.({ url: `${origin}/?token=${token}`, origin, port, token });
   const hub = await hubOnce();
   let gateway: RunningGateway | undefined;
+  let watching: Watching | undefined;
   hub.engine.redirectUrl = `${origin}/oauth/callback`;
   if (options.workspace) {
     const { workspace, text, start } = options.workspace;
@@ -154,10 +160,24 @@ export async function launch(options: LaunchOptions = {}): Promise<RunningLoupe>
     const session = hub.createSession(options.config);
     hub.primary = session.id;
     void hub.start(session);
+    if (options.watch) {
+      const { watchFiles } = await import('./system/watch.ts');
+      const plan = options.watch;
+      watching = watchFiles(plan, {
+        cwd: options.config.kind === 'stdio' ? (options.config.cwd ?? options.cwd ?? process.cwd()) : process.cwd(),
+        onChange: (files) => {
+          const reason = `${files.length > 3 ? `${files.slice(0, 3).join(', ')} and ${files.length - 3} more` : files.join(', ')} changed`;
+          options.onWatch?.(`${reason}: restarting the server`);
+          void hub.engine.restart(session, reason);
+        },
+        onError: (message) => options.onWatch?.(message),
+      });
+    }
   }
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
+      watching?.close();
       await gateway?.close();
       await hub.shutdown();
       server.closeAllConnections();

@@ -46,6 +46,8 @@ export const LoupeErrorCodeSchema = z.enum([
   'INPUT_REFUSED',
   /** An MCP Apps view could not be opened or acted on (issue 24); the message says why. */
   'VIEW',
+  /** The server was restarted (its files changed, or Restart) while the request waited (issue 25). */
+  'RESTARTED',
 ]);
 export type LoupeErrorCode = z.infer<typeof LoupeErrorCodeSchema>;
 

@@ -86,6 +86,8 @@ export const TransportEventSchema = z.object({
   kind: z.literal('transport'),
   level: z.enum(['info', 'warn', 'error']),
   message: z.string(),
+  /** `restart`: the server was restarted here (issue 25); the History draws a line across. */
+  marker: z.literal('restart').optional(),
 });
 export type TransportEvent = z.infer<typeof TransportEventSchema>;
 

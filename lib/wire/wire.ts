@@ -18,6 +18,7 @@ import { readClientText } from './quick-read.ts';
 import { liftFrame, putBackApart } from './envelope-text.ts';
 import { PLAYGROUND_CLIENT_MESSAGES, PLAYGROUND_SERVER_MESSAGES, PlaygroundKeysSchema } from './playground.ts';
 import { APPS_CLIENT_MESSAGES, APPS_SERVER_MESSAGES } from './apps.ts';
+import { SurfacePointMessageSchema, SurfacePointSchema } from './surface.ts';
 import { OAuthForgetMessageSchema, OAuthGuidedMessageSchema, OAuthGuidedStateMessageSchema, OAuthSettingsMessageSchema } from './oauth.ts';
 
 // The `request` envelope is defined beside its hand-written reader (request.ts); its names stay here too.
@@ -31,6 +32,7 @@ export * from './doctor.ts';
 export * from './intercept.ts';
 export * from './playground.ts';
 export * from './apps.ts';
+export * from './surface.ts';
 
 import { WIRE_VERSION } from './constants.ts';
 
@@ -227,6 +229,8 @@ export const SnapshotMessageSchema = z.object({
   holds: z.array(HeldFrameSchema).optional(),
   /** The keys the Playground can use, by name (issue 15). */
   playgroundKeys: PlaygroundKeysSchema.optional(),
+  /** Each session's surface history (issue 25), by session id. */
+  surfaces: z.record(z.string(), z.array(SurfacePointSchema)).optional(),
 });
 
 export const SessionMessageSchema = z.object({ type: z.literal('session'), session: SessionInfoSchema });
@@ -349,6 +353,7 @@ export const ServerMessageSchema = z.discriminatedUnion('type', [
   RulesMessageSchema,
   HoldMessageSchema,
   HoldDoneMessageSchema,
+  SurfacePointMessageSchema,
   ...PLAYGROUND_SERVER_MESSAGES,
   ...APPS_SERVER_MESSAGES,
 ]);

@@ -23,6 +23,8 @@ import type { HeldFrame, HoldEnd, Rule } from '../../lib/model/rules.ts';
 import { HoldBroker } from '../pipeline/hold-broker.ts';
 import { observeRelay } from './relay-observer.ts';
 import { EndedRelays } from './ended-relays.ts';
+import { captureSurface, SurfaceHistory } from './surface.ts';
+import type { SurfacePoint } from '../../lib/wire/surface.ts';
 import type { PipelineContext, RuleSet } from '../pipeline/context.ts';
 
 export type EngineEvent =
@@ -37,7 +39,9 @@ export type EngineEvent =
   /** Interception (issue 13): the rules in force changed; a frame is held; a hold ended. */
   | { type: 'rules'; rules: Rule[]; source?: string }
   | { type: 'hold'; frame: HeldFrame }
-  | { type: 'hold-done'; session: string; holdId: string; how: HoldEnd };
+  | { type: 'hold-done'; session: string; holdId: string; how: HoldEnd }
+  /** A server connected (first, again, after a restart) and its surface was listed (issue 25). */
+  | { type: 'surface-point'; session: string; point: SurfacePoint };
 
 /**
  * How a face without a user answers the server's requests (sampling, elicitation). Without one,
@@ -300,6 +304,15 @@ export class Engine {
     await session.connect(resolved.config, { ...options, clientCapabilities });
   }
 
+  private async takeSurface(id: string): Promise<void> {
+    const session = this.sessions.get(id);
+    if (!session) return;
+    const point = await captureSurface(session, session.connectReason).catch(() => undefined);
+    if (!point || !this.sessions.has(id)) return;
+    this.surfaces.add(id, point);
+    this.emit({ type: 'surface-point', session: id, point });
+  }
+
   /** Forgets a session: every face hears `session-removed` at once; its process is stopped after. */
   async removeSession(id: string): Promise<void> {
     const session = this.sessions.get(id);
@@ -311,6 +324,8 @@ export class Engine {
     this.specValidators.get(id)?.();
     this.specValidators.delete(id);
     this.model.remove(id);
+    this.surfaces.forget(id);
+    this.lastStatus.delete(id);
     this.holds.dropSession(id);
     if (this.primary === id) this.primary = this.sessions.keys().next().value;
     this.emit({ type: 'session-removed', id });
@@ -331,10 +346,28 @@ export class Engine {
     this.recordings.clear();
   }
 
+  /** Each session's surface each time it connected (issue 25). */
+  readonly surfaces = new SurfaceHistory();
+  private readonly lastStatus = new Map<string, SessionInfo['status']>();
+
+  /**
+   * Restarts a session's server (`--watch` saw its files change, or Restart in the page): the
+   * trace marks it, requests in flight fail saying so, the server starts again with the same client
+   * settings, and its surface is listed again so the page can say what changed.
+   */
+  async restart(session: Session, reason: string): Promise<void> {
+    session.markRestart(reason);
+    await this.start(session);
+  }
+
   private onSessionChange(info: SessionInfo): void {
     // A removed session still stopping says nothing more (the faces have forgotten it).
     if (!this.sessions.has(info.id)) return;
+    const was = this.lastStatus.get(info.id);
+    this.lastStatus.set(info.id, info.status);
     this.emit({ type: 'session', session: info });
+    // A server Loupe connects (not a watched relay: its host lists what it wants) gets a surface point.
+    if (info.status === 'connected' && was !== 'connected' && !info.relay) void this.takeSurface(info.id);
     // Forgotten as the page's Remove forgets: every face hears `session-removed`, then the workspace with the count.
     for (const id of this.endedRelays.changed(info)) void this.removeSession(id);
   }

@@ -52,6 +52,11 @@ export class TraceRecorder {
   private bytes = 0;
   private seq = 0;
   private droppedCount = 0;
+
+  /** The number of the last event recorded (0: none yet). */
+  get lastSeq(): number {
+    return this.seq;
+  }
   private listeners = new Set<TraceListener>();
 
   constructor(

@@ -194,6 +194,8 @@ export class Session {
   /** Connects (closing any current connection first). Never throws: failure is a status. */
   async connect(config: ServerConfig = this.configValue, options: ClientSideOptions = {}): Promise<void> {
     const ticket = ++this.connectTicket;
+    const restart = this.restarting;
+    if (restart) this.trace.record({ kind: 'transport', level: 'info', message: `Restarted: ${restart}`, marker: 'restart' });
     // The old child (connected, or still initializing) is stopped before a new one starts.
     await this.disconnect({ quiet: true });
     if (ticket !== this.connectTicket || this.stopped) return;
@@ -209,6 +211,8 @@ export class Session {
     this.trace.record({ kind: 'transport', level: 'info', message: `Connecting to ${describeTarget(this.view?.config ?? config)}` });
     const outcome = config.kind === 'stdio' ? await this.eras.connectStdio(config, generation) : await this.eras.connectHttp(config, generation);
     if (generation !== this.generation) return;
+    this.connectReason = restart ? `restarted: ${restart}` : 'connected';
+    if (this.restarting === restart) this.restarting = undefined;
     if (!outcome.ok) {
       this.fail(outcome.error);
       return;
@@ -233,9 +237,11 @@ export class Session {
     this.oauth?.cancelWaiting(cancelled ? 'Cancelled by you.' : 'The session was disconnected.');
     const relayStop = this.relayStop;
     this.relayStop = undefined;
-    for (const controller of this.inFlight.values()) controller.abort('Disconnected');
+    // A restart's requests fail with its reason, so that the page says why they got no answer.
+    const restarted = this.restarting ? { code: 'RESTARTED' as const, message: `The server was restarted (${this.restarting}) before it answered.` } : undefined;
+    for (const controller of this.inFlight.values()) controller.abort(restarted ?? 'Disconnected');
     this.inFlight.clear();
-    this.raw?.closeAll();
+    this.raw?.closeAll(restarted);
     this.raw = undefined;
     this.listener?.reset();
     this.listener = undefined;
@@ -259,6 +265,18 @@ export class Session {
     this.stopped = true;
     await this.disconnect();
   }
+
+  /**
+   * The next connect replaces the running server because of `reason` (`server.mjs changed`,
+   * `Restart in the page`): the trace marks it, and the requests in flight fail with it (issue 25).
+   */
+  markRestart(reason: string): void {
+    this.restarting = reason;
+  }
+
+  /** Why the session last connected: `connected`, or `restarted: <reason>` (the surface history's points say it). */
+  connectReason = 'connected';
+  private restarting?: string;
 
   /** A request from the page, sent through the router (see raw-router.ts for why not the SDK's). */
   async request(uiId: string, method: string, params: Record<string, unknown> | undefined, options: RequestOptions = {}): Promise<RequestOutcome> {

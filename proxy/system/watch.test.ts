@@ -26,6 +26,9 @@ describe('what --watch watches', () => {
     expect(scriptOf('node', ['--inspect', 'build/index.js', '--port', '3'], dir)).toBe(path.join(dir, 'build', 'index.js'));
     expect(scriptOf('uv', ['run', 'server.py'], dir)).toBe(path.join(dir, 'server.py'));
     expect(scriptOf('my-server', ['build/index.js'], dir)).toBeUndefined();
+    // node given by its path is still the interpreter, not the script.
+    expect(scriptOf(process.execPath, ['build/index.js'], dir)).toBe(path.join(dir, 'build', 'index.js'));
+    expect(scriptOf('./build/index.js', [], dir, () => true)).toBe(path.join(dir, 'build', 'index.js'));
   });
 
   it('watches the script’s folder, the build output included when the script is in it', () => {

@@ -34,10 +34,11 @@ const SCRIPT_RUNNERS = /^(node|nodejs|bun|deno|tsx|ts-node|python\d?(\.\d+)?|uv|
  */
 export function scriptOf(command: string, args: readonly string[], cwd: string, exists: (p: string) => boolean = isFile): string | undefined {
   const here = (p: string) => path.resolve(cwd, p);
-  if ((command.includes('/') || command.includes('\\')) && exists(here(command))) return here(command);
-  if (!SCRIPT_RUNNERS.test(path.basename(command))) return undefined;
-  for (const arg of args) if (!arg.startsWith('-') && exists(here(arg))) return here(arg);
-  return undefined;
+  if (SCRIPT_RUNNERS.test(path.basename(command))) {
+    for (const arg of args) if (!arg.startsWith('-') && exists(here(arg))) return here(arg);
+    return undefined;
+  }
+  return (command.includes('/') || command.includes('\\')) && exists(here(command)) ? here(command) : undefined;
 }
 
 function isFile(p: string): boolean {
@@ -59,7 +60,7 @@ export function planWatch(options: { paths: readonly string[]; command: string; 
     const roots = options.paths.map((p) => path.resolve(cwd, p));
     const missing = roots.filter((r) => !existsSync(r));
     if (missing.length > 0) return { error: `--watch: no such file or folder: ${missing.join(', ')}` };
-    return { roots, ignored: ignoredUnder(roots, undefined), said: options.paths.join(', ') };
+    return { roots, ignored: ignoredUnder(roots, undefined), said: roots.map((r) => path.relative(cwd, r) || '.').join(', ') };
   }
   const script = scriptOf(options.command, options.args, cwd);
   const root = script ? path.dirname(script) : path.resolve(cwd);

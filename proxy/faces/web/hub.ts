@@ -69,6 +69,8 @@ export class Hub implements HubContext {
         return this.broadcastNow({ type: 'server-request-done', session: event.session, requestId: event.requestId, how: event.how });
       case 'workspace':
         return this.broadcastWorkspace();
+      case 'surface-point':
+        return this.broadcastNow({ type: 'surface-point', session: event.session, point: event.point });
       case 'rules':
       case 'hold':
       case 'hold-done':
@@ -164,6 +166,7 @@ export class Hub implements HubContext {
       workspace: this.engine.workspaceState(),
       ...interceptSnapshot(this),
       ...playgroundSnapshot(this),
+      surfaces: this.engine.surfaces.all(),
     };
   }
 

@@ -45,7 +45,7 @@ export async function dispatchWorkspace(hub: HubContext, ws: WebSocket, message:
     case 'remove-server':
       return hub.withSession(ws, message.session, (session) => hub.engine.removeSession(session.id));
     case 'restart':
-      return hub.withSession(ws, message.session, (session) => hub.engine.start(session));
+      return hub.withSession(ws, message.session, (session) => hub.engine.restart(session, 'Restart in the page'));
     case 'subscribe':
       return hub.subscribe(ws, message.sessions);
     case 'set-saved-calls':
