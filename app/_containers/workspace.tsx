@@ -13,6 +13,7 @@ import type { SessionInfo } from '../../lib/wire/wire.ts';
 import type { WorkspaceServer } from '../../lib/workspace/workspace.ts';
 import { useClientSettings, useLoupeSelector, useServices } from '../_hooks/use-loupe.ts';
 import { importServers, listConfigLocations, saveWorkspace } from '../_stores/workspace-requests.ts';
+import { RegistryPanel } from './registry.tsx';
 
 /** A session as a workspace server (what export and the import's name clashes need). */
 export function workspaceServerOf(session: SessionInfo): WorkspaceServer {
@@ -27,10 +28,10 @@ export function workspaceServerOf(session: SessionInfo): WorkspaceServer {
   };
 }
 
-type Open = { what: 'save' } | { what: 'import' } | { what: 'export'; id: string } | undefined;
+type Open = { what: 'save' } | { what: 'import' } | { what: 'registry' } | { what: 'export'; id: string } | undefined;
 
 export interface WorkspaceActions {
-  /** `Save workspace` and `Import servers`, for the Servers panel's header. */
+  /** `Save workspace`, `Import servers` and `Open server.json`, for the Servers panel's header. */
   buttons: ReactNode;
   /** Open the export of one server (the selected server's `Export`). */
   onExport(id: string): void;
@@ -91,7 +92,7 @@ export function useWorkspaceActions(): WorkspaceActions {
   const live = useLoupeSelector((s) => s.socket.phase === 'open' && s.synced);
   const [open, setOpen] = useState<Open>();
   const save = useSave();
-  const toggle = (what: 'save' | 'import') => {
+  const toggle = (what: 'save' | 'import' | 'registry') => {
     save.reset();
     setOpen((now) => (now?.what === what ? undefined : { what }));
   };
@@ -100,6 +101,7 @@ export function useWorkspaceActions(): WorkspaceActions {
     <>
       <button type="button" className={small} disabled={!live} aria-expanded={open?.what === 'save'} onClick={() => toggle('save')}>Save workspace</button>
       <button type="button" className={small} disabled={!live} aria-expanded={open?.what === 'import'} onClick={() => toggle('import')}>Import servers</button>
+      <button type="button" className={small} disabled={!live} aria-expanded={open?.what === 'registry'} onClick={() => toggle('registry')}>Open server.json</button>
     </>
   );
   const exported = open?.what === 'export' ? sessions[open.id] : undefined;
@@ -107,6 +109,7 @@ export function useWorkspaceActions(): WorkspaceActions {
   let panel: ReactNode = null;
   if (open?.what === 'save') panel = <WorkspaceSave currentPath={workspace?.path} state={save.state} canSave={live} onSave={save.save} onClose={close} />;
   if (open?.what === 'import') panel = <ImportPanel live={live} onClose={close} />;
+  if (open?.what === 'registry') panel = <RegistryPanel live={live} onClose={close} />;
   if (exported) panel = <ExportServer key={exported.id} server={workspaceServerOf(exported)} inputs={workspace?.inputsNeeded ?? []} onClose={close} />;
   return { buttons, onExport: (id) => setOpen({ what: 'export', id }), panel };
 }
