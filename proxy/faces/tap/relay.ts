@@ -116,6 +116,11 @@ export class DirectionRelay {
     }
   }
 
+  /** Bytes of a line went on without its newline yet (a server that stops there leaves the host's line open). */
+  get openLine(): boolean {
+    return this.midLine;
+  }
+
   /** The stream ended: a last line without a newline goes on as it came (it is no frame), then the recording's end. */
   end(): void {
     if (this.pendingBytes > 0) this.forwardRaw(this.takePending(), now());

@@ -8,20 +8,23 @@
  *
  * The tap ends with its server, with the server's exit code (a signal: 128 + its number); a host
  * that closes stdin gives the server EOF; SIGTERM/SIGINT/SIGHUP stop the server's process group.
+ * With `--watch` a change to the server's files restarts it under the host (watch-restart.ts).
  * Nothing here loads the SDK Client, the HTTP server or zod unless rules or an attach need them.
  */
-import type { Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { recordFrame } from '../../pipeline/frame-record.ts';
 import type { Rule } from '../../../lib/model/rules.ts';
 import type { SessionInfo } from '../../../lib/wire/wire.ts';
 import type { CliOptions, ResolvedTarget } from '../../command-line/options.ts';
 import { TOKEN_ENV } from '../../command-line/relay.ts';
 import type { FramePipeline } from '../../pipeline/pipeline.ts';
-import type { PipelineContext, RuleSet } from '../../pipeline/context.ts';
+import type { PipelineContext } from '../../pipeline/context.ts';
 import { startRecording, type Recording } from '../../engine/record.ts';
 import type { TapAttachment } from './attach.ts';
-import { exitCodeOf, TapChild } from './child.ts';
+import { exitCodeOf, TapChild, type ServerExit } from './child.ts';
+import type { RestartableTap, TapRestarts } from './watch-restart.ts';
 import { DirectionRelay, SideRecorder } from './relay.ts';
+import { TapRules } from './rules.ts';
 import { now, TraceRecorder } from '../../pipeline/trace-recorder.ts';
 import { VERSION } from '../../version.ts';
 
@@ -33,27 +36,6 @@ const HARD_EXIT_MS = 5_000;
 const EXIT_NOT_STARTED = 127;
 
 const say = (line: string) => void process.stderr.write(`mcp-loupe: ${line}\n`);
-
-/** The rules in force: the tap's own `--rules` first, then the attached Loupe's. */
-class TapRules {
-  private version = 1;
-  private remote: readonly Rule[] = [];
-  remoteServer?: string;
-
-  constructor(private readonly local: readonly Rule[]) {}
-
-  set = (): RuleSet => ({ version: this.version, rules: this.remote.length === 0 ? this.local : [...this.local, ...this.remote] });
-
-  get any(): boolean {
-    return this.local.length > 0 || this.remote.length > 0;
-  }
-
-  setRemote(rules: readonly Rule[], server?: string): void {
-    this.remote = rules;
-    this.remoteServer = server;
-    this.version++;
-  }
-}
 
 export async function runTap(options: CliOptions, target: ResolvedTarget): Promise<number> {
   const config = target.config;
@@ -78,6 +60,14 @@ export async function runTap(options: CliOptions, target: ResolvedTarget): Promi
       return 2;
     }
   }
+  // --watch: what to watch, checked before the server starts (a missing path is the user's to fix).
+  const watching = options.watch === undefined ? undefined : await import('./watch-restart.ts');
+  const plan = watching?.planTapWatch(options.watch!, config);
+  if (plan && 'error' in plan) {
+    recording?.close();
+    say(plan.error);
+    return 2;
+  }
   let child: TapChild;
   try {
     child = await TapChild.start(config);
@@ -89,14 +79,14 @@ export async function runTap(options: CliOptions, target: ResolvedTarget): Promi
     return EXIT_NOT_STARTED;
   }
   trace.record({ kind: 'transport', level: 'info', message: `Started ${config.command} (pid ${child.pid})` });
-  const tap = new Tap(child, trace, new TapRules(options.relay.loaded?.rules ?? []), name);
+  const tap = new Tap(child, trace, new TapRules(options.relay.loaded?.rules ?? []), name, plan !== undefined);
   // The pipeline of `--rules` is there before the first byte is read: no frame passes the rules unseen.
   await tap.ready();
   tap.wire();
   const stopOnSignal = (signal: NodeJS.Signals) => {
     trace.record({ kind: 'transport', level: 'info', message: `${signal}: stopping the server` });
     setTimeout(() => process.exit(exitCodeOf({ code: null, signal })), HARD_EXIT_MS).unref();
-    void child.stop();
+    tap.stop(signal);
   };
   const signals = (['SIGINT', 'SIGTERM', 'SIGHUP'] as const).map((signal) => {
     const handler = () => stopOnSignal(signal);
@@ -115,7 +105,9 @@ export async function runTap(options: CliOptions, target: ResolvedTarget): Promi
       });
     });
   }
-  const exit = await child.exited;
+  if (watching && plan) tap.restarts = watching.watchAndRestart(tap, { config, plan, record: options.headless.record, say });
+  const exit = await tap.ended;
+  tap.restarts?.close();
   tap.finish();
   trace.record({ kind: 'exit', code: exit.code, signal: exit.signal });
   await tap.attachment?.close();
@@ -125,8 +117,17 @@ export async function runTap(options: CliOptions, target: ResolvedTarget): Promi
 }
 
 /** The two directions of one tapped session, and the pipeline when rules are in force. */
-class Tap {
+class Tap implements RestartableTap {
   attachment?: TapAttachment;
+  /** `--watch`: the restarts, which own the server while one is under way or none is running. */
+  restarts?: TapRestarts;
+  /** The server's exit that ends the tap (with `--watch`, never one a restart caused). */
+  readonly ended: Promise<ServerExit>;
+  end!: (exit: ServerExit) => void;
+  /** `--watch`: the host's lines go here instead of the server (held while it restarts, answered while it is down). */
+  divert?: (text: string) => void;
+  /** `--watch`: sees each line of the server first (its answer to the replayed initialize); true keeps it from the host. */
+  intercept?: (text: string) => boolean;
   private pipeline?: FramePipeline;
   private loading?: Promise<void>;
   /**
@@ -136,49 +137,137 @@ class Tap {
    */
   private waiting?: ['out' | 'in', string][];
   private readonly toServer: DirectionRelay;
-  private readonly toHost: DirectionRelay;
-  private readonly childIn: Writable;
+  private toHost: DirectionRelay;
+  private childIn: Writable;
+  private readonly lineMode: () => boolean;
 
   constructor(
-    private readonly child: TapChild,
-    private readonly trace: TraceRecorder,
+    /** The server; with `--watch`, undefined while none runs (a restart failed). */
+    public child: TapChild | undefined,
+    readonly trace: TraceRecorder,
     private readonly rules: TapRules,
     private readonly name: string,
+    watching: boolean,
   ) {
-    this.childIn = child.process.stdin!;
-    const lineMode = () => this.waiting !== undefined || this.pipeline?.active === true;
+    this.ended = new Promise((resolve) => (this.end = resolve));
+    this.childIn = child!.process.stdin!;
+    // Without --watch the check per chunk is what it always was.
+    this.lineMode = watching
+      ? () => this.divert !== undefined || this.intercept !== undefined || this.waiting !== undefined || this.pipeline?.active === true
+      : () => this.waiting !== undefined || this.pipeline?.active === true;
     this.toServer = new DirectionRelay(
-      { forward: (chunk) => this.writeServer(chunk), lineMode, line: (text) => (this.waiting ? this.waiting.push(['out', text]) : this.pipeline!.fromClient(text)) },
+      {
+        forward: (chunk) => this.writeServer(chunk),
+        lineMode: this.lineMode,
+        line: (text) => {
+          if (this.divert) this.divert(text);
+          else if (this.waiting) this.waiting.push(['out', text]);
+          else this.passToServer(text);
+        },
+      },
       new SideRecorder((line, at) => this.recordFrame('out', line, at), (bytes) => this.overflow('stdin', bytes)),
     );
-    this.toHost = new DirectionRelay(
+    this.toHost = this.relayToHost();
+  }
+
+  /** The server's stdout toward the host: one relay a server (a restarted one starts with no line begun). */
+  private relayToHost(): DirectionRelay {
+    const relay: DirectionRelay = new DirectionRelay(
       {
         forward: (chunk) => this.writeHost(chunk),
-        lineMode,
+        lineMode: this.lineMode,
         line: (text, at) => {
           // Recorded as it came, before the rules act on it: an intervention names it by its seq.
-          this.toHost.side.recordLine(text, at);
+          relay.side.recordLine(text, at);
+          if (this.intercept?.(text)) return;
           if (this.waiting) this.waiting.push(['in', text]);
-          else this.pipeline!.fromServer(text);
+          else if (this.pipeline) this.pipeline.fromServer(text);
+          else this.writeHost(Buffer.from(`${text}\n`));
         },
       },
       new SideRecorder((line, at) => this.recordFrame('in', line, at), (bytes) => this.overflow('stdout', bytes)),
     );
+    return relay;
   }
 
   /** Starts relaying (until then both ends' bytes wait in their pipes). */
   wire(): void {
-    const server = this.child.process;
     process.stdout.on('error', () => undefined); // the host went away: its stdin's end follows
+    this.wireChild(this.child!, this.toHost);
+    process.stdin.on('data', (chunk: Buffer) => this.toServer.push(chunk));
+    process.stdin.on('end', () => this.hostClosed());
+    process.stdin.on('error', () => this.hostClosed());
+  }
+
+  private wireChild(child: TapChild, relay: DirectionRelay): void {
+    const server = child.process;
     this.childIn.on('error', (error) => this.trace.record({ kind: 'transport', level: 'warn', message: `The server stopped reading its stdin (${error.message})` }));
-    server.stdout!.on('data', (chunk: Buffer) => this.toHost.push(chunk));
+    server.stdout!.on('data', (chunk: Buffer) => relay.push(chunk));
     server.stderr!.on('data', (chunk: Buffer) => {
       process.stderr.write(chunk);
       this.trace.record({ kind: 'stderr', text: chunk.toString('utf8') });
     });
-    process.stdin.on('data', (chunk: Buffer) => this.toServer.push(chunk));
-    process.stdin.on('end', () => this.hostClosed());
-    process.stdin.on('error', () => this.hostClosed());
+    void child.exited.then((exit) => {
+      if (!this.restarts?.childExited(child, exit)) this.end(exit);
+    });
+  }
+
+  // --- What a restart (watch-restart.ts) does with the tap.
+
+  /** A new server in place of the one that ended (whose last bytes went to the host first). */
+  adopt(child: TapChild): void {
+    this.endServerSide();
+    this.child = child;
+    this.childIn = child.process.stdin!;
+    // A host paused for the old server's full pipe would wait for a drain that never comes.
+    if (this.hostPaused) {
+      this.hostPaused = false;
+      process.stdin.resume();
+    }
+    this.toHost = this.relayToHost();
+    this.wireChild(child, this.toHost);
+  }
+
+  /** The server is gone: the rest of its stdout to the host and the recording; a line it left open is closed. */
+  endServerSide(): void {
+    this.toHost.end();
+    if (this.toHost.openLine) this.writeHost(Buffer.from('\n'));
+  }
+
+  /** Records what both directions have queued (before reading the trace for the requests in flight). */
+  flushRecords(): void {
+    this.toServer.side.drain();
+    this.toHost.side.drain();
+  }
+
+  /** One of the host's lines on to the server, the way any goes: through the rules when they are loaded. */
+  passToServer(text: string): void {
+    if (this.pipeline) return this.pipeline.fromClient(text);
+    this.toServer.side.recordLine(text, now());
+    this.writeServer(Buffer.from(`${text}\n`));
+  }
+
+  /** A line of the tap's own to the server (the host's initialize, replayed), recorded as a replay; past the rules. */
+  writeServerLine(text: string): void {
+    this.trace.expectOut(text, 'replay');
+    this.toServer.side.recordLine(text, now());
+    this.writeServer(Buffer.from(`${text}\n`));
+  }
+
+  writeHostLine(text: string): void {
+    this.writeHost(Buffer.from(`${text}\n`));
+  }
+
+  /** The server gets end of input (the host closed its end while a restart was under way). */
+  endServerInput(): void {
+    this.childIn.end();
+  }
+
+  /** A stop signal: the server's group stops (no restart after it), or the tap ends when none runs. */
+  stop(signal: NodeJS.Signals): void {
+    this.restarts?.close();
+    if (this.child) void this.child.stop();
+    else this.end({ code: null, signal });
   }
 
   /** The pipeline for `--rules`, before the first frame. */
@@ -221,9 +310,9 @@ class Tap {
         toClient: (raw) => this.writeHost(Buffer.from(`${raw}\n`)),
         close: () => {
           this.childIn.end();
-          void this.child.stop();
+          void this.child?.stop();
         },
-        kill: () => this.child.kill(),
+        kill: () => this.child?.kill(),
       });
     });
     return this.loading;
@@ -261,10 +350,11 @@ class Tap {
   private writeHost(chunk: Buffer): void {
     if (!process.stdout.write(chunk) && !this.serverPaused) {
       this.serverPaused = true;
-      this.child.process.stdout!.pause();
+      const from: Readable | null | undefined = this.child?.process.stdout;
+      from?.pause();
       process.stdout.once('drain', () => {
         this.serverPaused = false;
-        this.child.process.stdout!.resume();
+        from?.resume();
       });
     }
   }
@@ -274,10 +364,12 @@ class Tap {
     this.hostGone = true;
     this.toServer.end();
     this.trace.record({ kind: 'transport', level: 'info', message: 'The host closed its end: the server gets end of input' });
+    // While a restart is under way (or none runs), the restarts end the server's input, or the tap.
+    if (this.restarts?.hostClosed()) return;
     this.childIn.end();
   }
 
-  private hostGone = false;
+  hostGone = false;
 
   /** The server ended (every byte of its stdout came before): the rest goes to the host and the recording. */
   finish(): void {
