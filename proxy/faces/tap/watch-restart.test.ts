@@ -16,14 +16,17 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { FrameEvent, TraceEvent } from '../../../lib/wire/wire.ts';
 import { groupAlive, processAlive } from '../../system/process-group.ts';
 import { stopChild } from '../../testing/children.ts';
+import { LoupeHarness } from '../../testing/harness.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const CLI = join(ROOT, 'dist', 'proxy', 'cli.js');
 const SDK = pathToFileURL(join(ROOT, 'node_modules/@modelcontextprotocol/sdk/dist/esm/server')).href;
 
+const harness = new LoupeHarness();
 const started: ChildProcess[] = [];
 afterEach(async () => {
   await Promise.all(started.splice(0).map(stopChild));
+  await harness.closeAll();
 });
 
 const temp = () => mkdtempSync(join(tmpdir(), 'loupe-tap-watch-'));
@@ -52,8 +55,9 @@ interface Message {
 }
 
 /** The built tap with a scripted host on its stdio: lines out, messages in, stderr kept. */
-function scriptedHost(args: string[]) {
-  const child = spawn(process.execPath, [CLI, '--tap', '--no-attach', ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+function scriptedHost(args: string[], env: Record<string, string> = {}) {
+  const attach = args.includes('--attach') ? [] : ['--no-attach'];
+  const child = spawn(process.execPath, [CLI, '--tap', ...attach, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   started.push(child);
   const received: Message[] = [];
   let stderr = '';
@@ -168,5 +172,25 @@ describe('mcp-loupe --tap --watch', () => {
     host.send({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'exit', arguments: {} } });
     expect(await host.exited).toBe(7);
     await gone(pid);
+  });
+
+  it('shows the restart in the Loupe it is attached to: the replayed initialize, the new server, the session still connected', async () => {
+    const { loupe, client: page } = await harness.start({});
+    const dir = temp();
+    const script = join(dir, 'server.mjs');
+    writeFileSync(script, serverSource({ first: TEXT('one') }));
+    const host = scriptedHost(['--attach', loupe.origin, '--watch', dir, '--', process.execPath, script], { MCP_LOUPE_TOKEN: loupe.token });
+    await initialize(host);
+    const session = await page.until(() => [...page.sessions.values()].find((s) => s.relay?.kind === 'tap' && s.serverInfo?.name === 'watched'));
+    await host.until(() => (host.stderr().includes('a change restarts the server') ? true : undefined), 'not watching');
+    writeFileSync(script, serverSource({ first: TEXT('one'), second: TEXT('two') }).replace("version: '1.0.0'", "version: '2.0.0'"));
+    await host.until(() => host.received.find((m) => m.method === 'notifications/tools/list_changed'), 'no tools/list_changed');
+    const replay = await page.until(() => page.events.find((e): e is FrameEvent => e.session === session.id && e.kind === 'frame' && e.origin === 'replay' && e.method === 'initialize'));
+    expect(replay.dir).toBe('out');
+    await page.until(() => page.events.find((e) => e.session === session.id && e.kind === 'transport' && e.message.startsWith('Restarted: ')));
+    const now = await page.until(() => (page.sessions.get(session.id)?.serverInfo?.version === '2.0.0' ? page.sessions.get(session.id) : undefined));
+    expect(now.status).toBe('connected');
+    host.child.stdin!.end();
+    expect(await host.exited).toBe(0);
   });
 });
