@@ -88,6 +88,10 @@ class SessionMemory {
       if (event.method === 'initialize' && !this.answered) this.init = { raw: event.raw, id: event.id };
     } else if (event.rpc === 'notification' && event.method === 'notifications/initialized') {
       this.initialized ??= event.raw;
+    } else if (event.rpc === 'notification' && event.method === 'notifications/cancelled') {
+      // A request the host gave up on expects no answer, from the server or from a restart.
+      const id = (parseOrUndefined(event.raw) as { params?: { requestId?: unknown } } | undefined)?.params?.requestId;
+      if (typeof id === 'string' || typeof id === 'number') this.inFlight.delete(key(id));
     }
   }
 }
