@@ -159,6 +159,7 @@ export async function launch(options: LaunchOptions = {}): Promise<RunningLoupe>
   } else if (options.config) {
     const session = hub.createSession(options.config);
     hub.primary = session.id;
+    if (options.watch) hub.engine.track(session);
     void hub.start(session);
     if (options.watch) {
       const { watchFiles } = await import('./system/watch.ts');

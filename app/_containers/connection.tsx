@@ -7,6 +7,7 @@ import { ServerPanel } from '@/components/connection/server-info.tsx';
 import { DEFAULT_PROTOCOL } from '../../lib/model/server-config.ts';
 import type { SessionInfo } from '../../lib/wire/wire.ts';
 import { ClientContainer } from './roots.tsx';
+import { SurfaceContainer } from './surface.tsx';
 import { useClientSettings, useLoupeSelector, useServices } from '../_hooks/use-loupe.ts';
 
 function statusDetail(session: SessionInfo | undefined): string | undefined {
@@ -70,6 +71,7 @@ export function ConnectionContainer({ id }: { id: string | undefined }): ReactNo
         onReconnect={session ? () => app.connect(session.id, session.config) : undefined}
       />
       <ServerPanel session={session?.status === 'connected' ? session : undefined} />
+      <SurfaceContainer id={id} />
       <ClientContainer session={session} />
     </div>
   );

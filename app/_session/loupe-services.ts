@@ -1,6 +1,7 @@
 /** The stores of one tab, created together so that they share one socket. */
 import { ClientSettingsStore } from '../_stores/client-settings-store.ts';
 import { DoctorStore } from '../_stores/doctor-store.ts';
+import { SurfaceStore } from '../_stores/surface-store.ts';
 import { InterceptStore } from '../_stores/intercept-store.ts';
 import { LoupeStore } from './loupe-store.ts';
 import { ServerRequestStore } from '../_stores/server-request-store.ts';
@@ -50,6 +51,8 @@ export interface LoupeServices {
   samplingModel: SamplingModelStore;
   /** The MCP Apps views of this tab, one per tool of a session, and the pipe to their sandboxes (issue 24). */
   apps: AppsStore;
+  /** Each session's surface at each connect, and the pair compared (issue 25). */
+  surfaces: SurfaceStore;
 }
 
 export function createServices(): LoupeServices {
@@ -70,6 +73,7 @@ export function createServices(): LoupeServices {
     playground,
     samplingModel: new SamplingModelStore(app, playground),
     apps: new AppsStore(app, undefined, saveFile),
+    surfaces: new SurfaceStore(app),
   };
 }
 

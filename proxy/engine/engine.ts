@@ -325,6 +325,7 @@ export class Engine {
     this.specValidators.delete(id);
     this.model.remove(id);
     this.surfaces.forget(id);
+    this.tracked.delete(id);
     this.lastStatus.delete(id);
     this.holds.dropSession(id);
     if (this.primary === id) this.primary = this.sessions.keys().next().value;
@@ -346,17 +347,33 @@ export class Engine {
     this.recordings.clear();
   }
 
-  /** Each session's surface each time it connected (issue 25). */
+  /** Each session's surface each time it connected (issue 25), for the sessions tracked. */
   readonly surfaces = new SurfaceHistory();
+  /**
+   * The sessions whose surface is listed at each connect: a watched one from the start, any other
+   * from its first restart. Not every session: listing costs requests the user did not make.
+   */
+  private readonly tracked = new Set<string>();
   private readonly lastStatus = new Map<string, SessionInfo['status']>();
+
+  /** Lists this session's surface at each connect from now on (`--watch`). */
+  track(session: Session): void {
+    this.tracked.add(session.id);
+    if (session.status === 'connected' && this.surfaces.of(session.id).length === 0) void this.takeSurface(session.id);
+  }
 
   /**
    * Restarts a session's server (`--watch` saw its files change, or Restart in the page): the
    * trace marks it, requests in flight fail saying so, the server starts again with the same client
-   * settings, and its surface is listed again so the page can say what changed.
+   * settings, and its surface is listed again so the page can say what changed (the first time, the
+   * running server's is listed first).
    */
   async restart(session: Session, reason: string): Promise<void> {
-    session.markRestart(reason);
+    if (!this.tracked.has(session.id)) {
+      this.tracked.add(session.id);
+      if (session.status === 'connected' && this.surfaces.of(session.id).length === 0) await this.takeSurface(session.id);
+    }
+    session.restarting = reason;
     await this.start(session);
   }
 
@@ -366,8 +383,7 @@ export class Engine {
     const was = this.lastStatus.get(info.id);
     this.lastStatus.set(info.id, info.status);
     this.emit({ type: 'session', session: info });
-    // A server Loupe connects (not a watched relay: its host lists what it wants) gets a surface point.
-    if (info.status === 'connected' && was !== 'connected' && !info.relay) void this.takeSurface(info.id);
+    if (info.status === 'connected' && was !== 'connected' && this.tracked.has(info.id)) void this.takeSurface(info.id);
     // Forgotten as the page's Remove forgets: every face hears `session-removed`, then the workspace with the count.
     for (const id of this.endedRelays.changed(info)) void this.removeSession(id);
   }

@@ -14,7 +14,8 @@ import type { Listener } from './modern.ts';
 import type { HttpTap } from '../upstream/http/tap.ts';
 import type { RawRouter, RawOutcome } from './raw-router.ts';
 import { DEFAULT_SERVER_REQUEST_TIMEOUT_MS, type ServerRequestBroker } from './server-requests.ts';
-import { DEFAULT_REQUEST_TIMEOUT_MS, RequestTimer } from './request-timer.ts';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from './request-timer.ts';
+import { InFlight } from './in-flight.ts';
 import type { StdioTapTransport } from '../upstream/stdio/transport.ts';
 import { TraceRecorder, now } from '../pipeline/trace-recorder.ts';
 import { describeTarget, exitError, notConnectedError } from './errors.ts';
@@ -43,7 +44,7 @@ export class Session {
   private statusValue: SessionStatus = 'disconnected';
   private since = Date.now();
   private closing = false;
-  private readonly inFlight = new Map<string, AbortController>();
+  private readonly inFlight = new InFlight();
   private raw?: RawRouter;
   private choice: ClientCapabilityChoice = DEFAULT_CHOICE;
   private roots: Root[] = [];
@@ -239,8 +240,7 @@ export class Session {
     this.relayStop = undefined;
     // A restart's requests fail with its reason, so that the page says why they got no answer.
     const restarted = this.restarting ? { code: 'RESTARTED' as const, message: `The server was restarted (${this.restarting}) before it answered.` } : undefined;
-    for (const controller of this.inFlight.values()) controller.abort(restarted ?? 'Disconnected');
-    this.inFlight.clear();
+    this.inFlight.abortAll(restarted ?? 'Disconnected');
     this.raw?.closeAll(restarted);
     this.raw = undefined;
     this.listener?.reset();
@@ -267,44 +267,24 @@ export class Session {
   }
 
   /**
-   * The next connect replaces the running server because of `reason` (`server.mjs changed`,
-   * `Restart in the page`): the trace marks it, and the requests in flight fail with it (issue 25).
+   * Why the next connect replaces the running server (issue 25: `server.mjs changed`, `Restart in
+   * the page`); the engine sets it. The trace marks it, and the requests in flight fail with it.
    */
-  markRestart(reason: string): void {
-    this.restarting = reason;
-  }
-
+  restarting?: string;
   /** Why the session last connected: `connected`, or `restarted: <reason>` (the surface history's points say it). */
   connectReason = 'connected';
-  private restarting?: string;
 
   /** A request from the page, sent through the router (see raw-router.ts for why not the SDK's). */
   async request(uiId: string, method: string, params: Record<string, unknown> | undefined, options: RequestOptions = {}): Promise<RequestOutcome> {
     const raw = this.raw;
     if (!raw || this.statusValue !== 'connected') return { ok: false, error: this.notConnected() };
-    const controller = new AbortController();
-    this.inFlight.set(uiId, controller);
-    const timer = new RequestTimer(controller, options);
-    const onProgress = options.onProgress;
-    const send = () =>
-      raw.request(method, params, {
-        signal: controller.signal, byView: options.byView,
-        onProgress: onProgress
-          ? (p) => {
-              timer.progressed();
-              onProgress(p);
-            }
-          : undefined,
-      });
-    try {
+    return this.inFlight.run(uiId, options, async (signal, onProgress) => {
+      const send = () => raw.request(method, params, { signal, byView: options.byView, onProgress });
       const outcome = await send();
       // A step-up (403 insufficient_scope) or a refresh that failed: sign in again, then send once more.
       if (!outcome.ok && outcome.error.code === 'UNAUTHORIZED' && this.oauth && (await this.oauth.signInAgain(this.transport))) return await send();
       return outcome;
-    } finally {
-      timer.stop();
-      this.inFlight.delete(uiId);
-    }
+    });
   }
 
   /** Sends a hand-written JSON-RPC message (raw composer, replay) beside the SDK. */
@@ -373,9 +353,7 @@ export class Session {
 
   /** Cancels an in-flight request; the SDK sends `notifications/cancelled`. */
   cancel(uiId: string): boolean {
-    const controller = this.inFlight.get(uiId);
-    controller?.abort('Cancelled by the user (notifications/cancelled sent)');
-    return controller !== undefined;
+    return this.inFlight.cancel(uiId, 'Cancelled by the user (notifications/cancelled sent)');
   }
 
   /** The transport closed without being asked to (the child died, the server went away). */

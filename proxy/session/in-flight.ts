@@ -1,0 +1,38 @@
+/**
+ * The page's requests in flight on one session: each with its abort controller and its timer
+ * (request-timer.ts). The page's Cancel aborts one; a disconnect or a restart aborts them all, with
+ * the reason the page then shows (issue 25: "The server was restarted (server.mjs changed)…").
+ */
+import { RequestTimer, type TimerOptions } from './request-timer.ts';
+
+export type Progressed = (progress: { progress: number; total?: number; message?: string }) => void;
+
+export class InFlight {
+  private readonly controllers = new Map<string, AbortController>();
+
+  /** Runs `send` under a controller and timer of its own; progress restarts the timer (when asked) and reaches `onProgress`. */
+  async run<T>(uiId: string, options: TimerOptions & { onProgress?: Progressed }, send: (signal: AbortSignal, onProgress?: Progressed) => Promise<T>): Promise<T> {
+    const controller = new AbortController();
+    this.controllers.set(uiId, controller);
+    const timer = new RequestTimer(controller, options);
+    const onProgress = options.onProgress;
+    try {
+      return await send(controller.signal, onProgress ? (p) => (timer.progressed(), onProgress(p)) : undefined);
+    } finally {
+      timer.stop();
+      this.controllers.delete(uiId);
+    }
+  }
+
+  cancel(uiId: string, reason: string): boolean {
+    const controller = this.controllers.get(uiId);
+    controller?.abort(reason);
+    return controller !== undefined;
+  }
+
+  /** `reason`: a sentence, or a `{ code, message }` error the requests fail with as it is. */
+  abortAll(reason: unknown): void {
+    for (const controller of this.controllers.values()) controller.abort(reason);
+    this.controllers.clear();
+  }
+}
