@@ -1,7 +1,7 @@
 // Registry entries (issue 25, item 4): `Open server.json` takes an MCP Registry entry, checks it
-// against the published schema with errors by JSON path, launches a package (a secret environment
-// variable held by the proxy, never in the page's storage nor the History) or a remote, and lists
-// where the live server differs from what the entry claims.
+// against Loupe's schema of the format with errors by JSON path, launches a package (a secret
+// environment variable held by the proxy, never in the page's storage nor the History) or a
+// remote, and lists where the live server differs from what the entry claims.
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { EVERYTHING, FIXTURES } from './support/servers.ts';

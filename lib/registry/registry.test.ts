@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compareEntry } from './compare.ts';
 import { readEntry } from './entry.ts';
@@ -67,11 +69,11 @@ describe('checkServerJson', () => {
     const check = checkServerJson(JSON.stringify(invalidEntry));
     if (!check.ok) throw new Error(check.error);
     expect(check.problems).toEqual([
-      { path: '/name', message: 'must match the pattern ^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$' },
+      { path: '/name', message: 'must match the pattern ^[A-Za-z0-9.-]+/[A-Za-z0-9._-]+$' },
       { path: '/packages/0/packageArguments/0', message: 'must have valueHint or value' },
       { path: '/packages/0/transport/type', message: 'must be one of stdio, streamable-http, sse' },
       { path: '/packages/0/version', message: 'must not be "latest"' },
-      { path: '/remotes/0/url', message: 'must match the pattern ^https?://[^\\s]+$' },
+      { path: '/remotes/0/url', message: 'must match the pattern ^https?://\\S+$' },
     ]);
     // Still shown as far as it can be read.
     expect(check.entry.packages[0].identifier).toBe('broken-mcp');
@@ -85,6 +87,57 @@ describe('checkServerJson', () => {
     // The same file against the current version fails differently (a pattern, not a format).
     const now = checkServerJson(JSON.stringify({ ...old, $schema: CURRENT }));
     expect(now.ok && now.problems[0].message).toMatch(/pattern/);
+  });
+
+  it('accepts a realistic full entry in both versions, and finds mistakes in its other parts by path', () => {
+    const full = {
+      $schema: CURRENT,
+      name: 'io.github.example/files',
+      title: 'Files',
+      description: 'Reads and writes files under a root',
+      version: '0.9.1',
+      websiteUrl: 'https://example.com/files',
+      repository: { url: 'https://github.com/example/files', source: 'github', subfolder: 'servers/files', id: '123456' },
+      icons: [{ src: 'https://example.com/icon.png', mimeType: 'image/png', sizes: ['48x48', 'any'], theme: 'dark' }],
+      packages: [
+        { registryType: 'npm', registryBaseUrl: 'https://registry.npmjs.org', identifier: '@example/files', version: '0.9.1', transport: { type: 'stdio' },
+          packageArguments: [{ type: 'positional', valueHint: 'root', format: 'filepath', isRequired: true }, { type: 'named', name: '--read-only', format: 'boolean', default: 'false' }],
+          environmentVariables: [{ name: 'FILES_TOKEN', isSecret: true, value: 'Bearer {t}', variables: { t: { isSecret: true, isRequired: true } } }] },
+        { registryType: 'mcpb', identifier: 'https://example.com/files.mcpb', fileSha256: 'ab'.repeat(32), transport: { type: 'streamable-http', url: 'http://localhost:{port}/mcp', headers: [{ name: 'X-Key', isSecret: true }] } },
+        { registryType: 'oci', identifier: 'ghcr.io/example/files', version: '0.9.1', transport: { type: 'sse', url: 'http://localhost:8080/sse' } },
+      ],
+      remotes: [{ type: 'streamable-http', url: 'https://files.example.com/mcp', headers: [{ name: 'Authorization', value: 'Bearer {key}', variables: { key: { isSecret: true } } }] }],
+      _meta: { 'io.modelcontextprotocol.registry/publisher-provided': { tool: 'hand-written' } },
+    };
+    expect(checkServerJson(JSON.stringify(full))).toMatchObject({ ok: true, version: '2025-12-11', problems: [] });
+    expect(checkServerJson(JSON.stringify({ ...full, $schema: PREVIOUS }))).toMatchObject({ ok: true, version: '2025-10-17', problems: [] });
+    const broken = {
+      ...full,
+      repository: { url: 'github.com/example/files' },
+      icons: [{ src: 'https://example.com/icon.png', theme: 'sepia' }],
+      packages: [{ ...full.packages[1], fileSha256: 'xyz', transport: { type: 'streamable-http' } }, { ...full.packages[0], packageArguments: [{ type: 'named' }, { type: 'flag', name: '--x' }] }],
+      remotes: [{ type: 'stdio', url: 'https://files.example.com/mcp' }, { url: 'https://files.example.com/mcp' }],
+    };
+    const check = checkServerJson(JSON.stringify(broken));
+    expect(check.ok && check.problems).toEqual([
+      { path: '/icons/0/theme', message: 'must be one of light, dark' },
+      { path: '/packages/0/fileSha256', message: 'must match the pattern ^[0-9a-f]{64}$' },
+      { path: '/packages/0/transport', message: 'url is required' },
+      { path: '/packages/1/packageArguments/0', message: 'name is required' },
+      { path: '/packages/1/packageArguments/1/type', message: 'must be one of positional, named' },
+      { path: '/remotes/0/type', message: 'must be one of streamable-http, sse' },
+      { path: '/remotes/1', message: 'type is required' },
+      { path: '/repository', message: 'source is required' },
+      { path: '/repository/url', message: 'must be a full URL (with its scheme)' },
+    ]);
+  });
+
+  it('accepts the e2e fixtures and says what the invalid one gets wrong', () => {
+    const fixture = (name: string) => checkServerJson(readFileSync(join(import.meta.dirname, '../../e2e/fixtures/registry', name), 'utf8'));
+    expect(fixture('everything-package.server.json')).toMatchObject({ ok: true, problems: [] });
+    expect(fixture('everything-remote.server.json')).toMatchObject({ ok: true, problems: [] });
+    const invalid = fixture('invalid.server.json');
+    expect(invalid.ok && invalid.problems.map((p) => p.path)).toEqual(['/name', '/packages/0/packageArguments/0', '/packages/0/transport/type', '/packages/0/version']);
   });
 
   it('checks an unknown $schema against the current version and says so', () => {

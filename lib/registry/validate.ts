@@ -1,22 +1,16 @@
 /**
- * A `server.json` checked against the registry's published schema for its `$schema` version
- * (the current one when the URL is unknown, and saying so), through Ajv only. Errors are given by
- * JSON path in plain words. Where the schema offers alternatives (`anyOf`: a package's transport,
- * an argument's kind, a remote), the value's own `type` picks the alternative and only that one's
+ * A `server.json` checked against Loupe's own schema of its `$schema` version (schemas.ts; the
+ * current one when the URL is unknown, and saying so), through Ajv only. Errors are given by JSON
+ * path in plain words. Where the schema offers alternatives (`anyOf`: a package's transport, an
+ * argument's kind, a remote), the value's own `type` picks the alternative and only that one's
  * errors are told; a `type` no alternative takes is told as the one error.
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { readEntry, type RegistryEntry } from './entry.ts';
-import schema20251017 from './schema-2025-10-17.ts';
-import schema20251211 from './schema-2025-12-11.ts';
+import { SCHEMA_VERSIONS, type SchemaVersion } from './schemas.ts';
 
-/** Newest first: the first is the current version. */
-export const SCHEMA_VERSIONS: readonly { version: string; url: string; schema: Record<string, unknown> }[] = [
-  { version: '2025-12-11', url: 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json', schema: schema20251211 },
-  { version: '2025-10-17', url: 'https://static.modelcontextprotocol.io/schemas/2025-10-17/server.schema.json', schema: schema20251017 },
-];
+export { SCHEMA_VERSIONS };
 
 export interface RegistryProblem {
   /** JSON Pointer into the file; '' for the whole file. */
@@ -37,21 +31,17 @@ export type RegistryCheck =
     };
 
 type Obj = Record<string, unknown>;
-type AnyAjv = Ajv | Ajv2020;
-const compiled = new Map<string, { ajv: AnyAjv; validate: ValidateFunction }>();
+const compiled = new Map<string, { ajv: Ajv; validate: ValidateFunction }>();
 
-function validatorFor(version: (typeof SCHEMA_VERSIONS)[number]): { ajv: AnyAjv; validate: ValidateFunction } {
+function validatorFor(version: SchemaVersion): { ajv: Ajv; validate: ValidateFunction } {
   let found = compiled.get(version.version);
   if (!found) {
-    // The registry's schemas say draft-07 today; a 2020-12 one would get Ajv's 2020 class.
-    const dialect = String(version.schema.$schema ?? '');
     // verbose: an `anyOf` error carries its alternatives (`schema`), which explain() picks from.
-    const options = { allErrors: true, strict: false, verbose: true } as const;
-    const ajv: AnyAjv = dialect.includes('2020-12') ? new Ajv2020(options) : new Ajv(options);
-    (addFormats as unknown as (a: AnyAjv) => void)(ajv);
+    const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
+    (addFormats as unknown as (a: Ajv) => void)(ajv);
     ajv.addSchema(version.schema);
-    const validate = ajv.getSchema(version.url);
-    if (!validate) throw new Error(`schema ${version.url} did not compile`);
+    const validate = ajv.getSchema(version.id);
+    if (!validate) throw new Error(`schema ${version.id} did not compile`);
     found = { ajv, validate };
     compiled.set(version.version, found);
   }
@@ -102,7 +92,7 @@ function plain(error: ErrorObject, data: unknown): string {
  * replaced by what the alternative its `type` picks says (validated again, alone), or by the one
  * error "type must be one of …" when no alternative takes that type.
  */
-function explain(errors: readonly ErrorObject[], data: unknown, base: string, root: Obj, ajv: AnyAjv, id: string, depth = 0): RegistryProblem[] {
+function explain(errors: readonly ErrorObject[], data: unknown, base: string, root: Obj, ajv: Ajv, id: string, depth = 0): RegistryProblem[] {
   let left = [...errors];
   const out: RegistryProblem[] = [];
   // Outermost first; at one path, alternatives between definitions (an argument's kind) before the
@@ -162,6 +152,6 @@ export function checkServerJson(text: string): RegistryCheck {
       ? `The file names no $schema; checked against the current version, ${version.version}.`
       : `Loupe does not know the schema ${declared}; checked against the current version, ${version.version} (Loupe knows ${SCHEMA_VERSIONS.map((v) => v.version).join(' and ')}).`;
   const { ajv, validate } = validatorFor(version);
-  const problems = validate(data) ? [] : explain(validate.errors ?? [], data, '', version.schema, ajv, version.url).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const problems = validate(data) ? [] : explain(validate.errors ?? [], data, '', version.schema, ajv, version.id).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { ok: true, entry: readEntry(data), version: version.version, ...(schemaNote ? { schemaNote } : {}), problems };
 }
