@@ -11,6 +11,7 @@ import { ResultView } from '@/components/results/view.tsx';
 import { ToolCalls } from '@/components/tools/calls.tsx';
 import { ToolForm } from '@/components/tools/form.tsx';
 import { ToolList } from '@/components/tools/list.tsx';
+import { keepAllowedArguments } from '../../lib/schema/keep-allowed.ts';
 import { Note, Panel } from '@/components/ui/ui.tsx';
 import type { ToolEntry } from '../../lib/schema/tool-schema.ts';
 import { viewUriOf } from '../../lib/apps/meta.ts';
@@ -85,6 +86,9 @@ export function ToolsContainer(): ReactNode {
   const connected = session?.status === 'connected';
   const server = session ? serverKey(session) : '';
   const remembered = tool ? services.args.recall(server, tool.name) : undefined;
+  // What was typed and not run yet comes first, cut to what the tool's schema (changed by a restart, say) still allows.
+  const draft = tool ? model.toolDrafts.get(tool.name) : undefined;
+  const start = draft !== undefined ? keepAllowedArguments(draft, tool?.inputSchema) : remembered;
   // A call the server made a task (2026-07-28) shows the result the task carries once it ends.
   const latest = latestCallOf(calls, tool?.name);
   const shown = useTaskFollowedCall(latest);
@@ -119,8 +123,9 @@ export function ToolsContainer(): ReactNode {
               // session has its own container (session-registry.ts), and a reconnect must not wipe it.
               key={`${tool.name}#${list.items.slice(0, index).filter((t) => t.name === tool.name).length}:${JSON.stringify(tool.inputSchema) ?? ''}`}
               tool={tool}
-              initialArgs={remembered}
-              remembered={remembered !== undefined}
+              initialArgs={start}
+              remembered={draft === undefined && remembered !== undefined}
+              onDraft={(data) => model.toolDrafts.set(tool.name, data)}
               canRun={connected}
               cannotRunReason={!connected ? 'Connect to run tools' : undefined}
               settings={settings}
@@ -130,7 +135,10 @@ export function ToolsContainer(): ReactNode {
                 services.args.remember(server, tool.name, args);
                 runTool(model, tool, args);
               }}
-              onReset={() => services.args.forget(server, tool.name)}
+              onReset={() => {
+                services.args.forget(server, tool.name);
+                model.toolDrafts.delete(tool.name);
+              }}
               onSaveCall={(args, name) => {
                 const checked = argumentsOf(args);
                 return checked.ok ? saveCall({ name, kind: 'tool', target: tool.name, arguments: checked.value }) : checked.error;

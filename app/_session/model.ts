@@ -43,6 +43,8 @@ export interface SessionModel {
   traceActions: TraceActions;
   /** The Tools tab's selected tool. */
   selectedTool: ValueStore<ToolSelection | undefined>;
+  /** What was typed in each tool's form and not yet run, by tool name (issue 25): in memory only, never stored. */
+  toolDrafts: Map<string, unknown>;
   dispose(): void;
 }
 
@@ -65,6 +67,7 @@ export function createSessionModel(port: SessionPort): SessionModel {
     port,
     ...stores,
     selectedTool: new ValueStore<ToolSelection | undefined>(undefined),
+    toolDrafts: new Map(),
     dispose() {
       for (const store of Object.values(stores)) if ('dispose' in store) store.dispose();
     },

@@ -16,6 +16,8 @@ export class BenchWireClient {
   snapshot = undefined;
   eventCount = 0;
   eventMessages = 0;
+  /** `surface-point` messages (issue 25) with when each arrived (performance.now()). */
+  surfacePoints = [];
   /** @type {Map<string, (message: any) => void>} */
   #pending = new Map();
   /** @type {Array<() => void>} */
@@ -63,6 +65,9 @@ export class BenchWireClient {
         break;
       case 'session':
         this.sessions.set(message.session.id, message.session);
+        break;
+      case 'surface-point':
+        this.surfacePoints.push({ at: performance.now(), session: message.session, point: message.point });
         break;
       case 'events':
         this.eventCount += message.events.length;

@@ -144,12 +144,15 @@ function Row({ row, index, folded, selected, server, rounds, onSelect }: RowProp
   if (place?.kind === 'member' && place.note) notes.unshift(place.note);
   const warn = notes.some((n) => n.startsWith('⚠'));
   const failed = row.isError || (folded && row.kind === 'request' && row.partner?.partner === row && row.partner.isError);
-  const tint = selected ? 'bg-sky-100 dark:bg-sky-900/60' : warn ? 'bg-amber-50 dark:bg-amber-950/40' : failed ? 'bg-red-50/60 dark:bg-red-950/30' : '';
+  // A restart (issue 25) is a line across the History: what follows is the new process.
+  const restart = row.event?.kind === 'transport' && row.event.marker === 'restart';
+  const tint = selected ? 'bg-sky-100 dark:bg-sky-900/60' : warn ? 'bg-amber-50 dark:bg-amber-950/40' : failed ? 'bg-red-50/60 dark:bg-red-950/30' : restart ? 'border-t-2 border-t-violet-500 bg-violet-50 font-semibold dark:border-t-violet-400 dark:bg-violet-950/40' : '';
   return (
     <div
       role="row"
       aria-rowindex={index + 2}
       aria-current={selected ? true : undefined}
+      data-marker={restart ? 'restart' : undefined}
       onClick={onSelect}
       style={{ height: ROW_HEIGHT }}
       className={`${server === undefined ? COLUMNS : MERGED_COLUMNS} cursor-pointer items-center border-b border-zinc-100 hover:bg-zinc-50 dark:border-zinc-800 dark:hover:bg-zinc-800/60 ${tint}`}

@@ -4,7 +4,7 @@
  * not match, the problems are shown and "Send anyway" sends them as they are (an inspector must be
  * able to send what a buggy client would). A tool with an unusable schema runs from the JSON editor.
  */
-import { lazy, Suspense, useId, useState, type FormEvent, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { synthArguments } from '../../lib/schema/synth.ts';
 import { errorSchemaOf, type ToolEntry } from '../../lib/schema/tool-schema.ts';
 import { ErrorBoundary } from '../ui/error-boundary.tsx';
@@ -36,6 +36,8 @@ export interface ToolFormProps {
   onReset(): void;
   /** Keep the call the form would make now under `name` (issue 9, saved calls); returns why not. */
   onSaveCall?(args: unknown, name: string): string | undefined;
+  /** What is typed in the form now (issue 25): kept so that a re-list with a changed schema, or coming back to the tool, starts from it. */
+  onDraft?(data: unknown): void;
 }
 
 function RunBar(props: Pick<ToolFormProps, 'canRun' | 'cannotRunReason' | 'remembered' | 'onReset'> & { onResetForm(): void; onFillExample(): void; saveCall?: ReactNode }): ReactNode {
@@ -99,6 +101,10 @@ export function ToolForm(props: ToolFormProps): ReactNode {
   const { tool } = props;
   const check = tool.check;
   const args = useArguments(props.initialArgs, !check.ok);
+  const onDraft = props.onDraft;
+  useEffect(() => {
+    if (!args.json) onDraft?.(args.data);
+  }, [args.data, args.json, onDraft]);
   const guard = useSendGuard(check, props.onRun);
   const resetForm = () => {
     guard.dismiss();

@@ -222,7 +222,7 @@ export class LoupePage {
   /** Types into the History filter (text anywhere in the raw JSON): the list is virtualised, so
    * rows far from the tail are only in the page once the filter brings them close. */
   async filterHistory(text: string): Promise<void> {
-    await this.page.getByRole('textbox', { name: 'Filter history' }).fill(text);
+    await this.page.getByRole('searchbox', { name: 'Filter history' }).fill(text);
   }
 
   /** Shows only frames of this method (requests, their responses, notifications); '' for all. */

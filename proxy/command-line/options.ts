@@ -3,7 +3,7 @@
  * Parsing stops at the first positional word, so that everything from the target on reaches the
  * server verbatim (`mcp-loupe npx -y srv --port 9` gives `--port 9` to the server).
  */
-import { existsSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { checkHeadless, emptyHeadless, HEADLESS_OPTIONS, modeOf, takeTrailingOptions } from './headless.ts';
 import { isProtocolChoice } from '../../lib/model/protocol.ts';
 import { checkOAuth, emptyOAuth, OAUTH_OPTIONS, OAUTH_USAGE } from './oauth.ts';
@@ -191,8 +191,18 @@ function applyHost(o: CliOptions, value: string, f: string): string | undefined 
   return undefined;
 }
 
+/** A folder, or a file that is not a program: `/usr/bin/node` after `--watch` is the command, not a path. */
+function watchable(word: string): boolean {
+  try {
+    const stat = statSync(word);
+    return stat.isDirectory() || (stat.isFile() && (stat.mode & 0o111) === 0);
+  } catch {
+    return false;
+  }
+}
+
 /**
- * `--watch [PATH]…`: the words after it are paths while each names an existing file or folder and
+ * `--watch [PATH]…`: the words after it are paths while each names an existing folder or a file that is not a program, and
  * is not where the target begins (the last word, or after `--` everything before it is a path);
  * `--watch=PATH` is always one. Returns the index of the last word taken.
  */
@@ -215,7 +225,7 @@ function readWatch(argv: string[], i: number, options: CliOptions, exists: (p: s
 }
 
 export function parseCliArgs(argv: string[], deps: { exists?: (p: string) => boolean } = {}): CliParseResult {
-  deps.exists ??= existsSync;
+  deps.exists ??= watchable;
   const options: CliOptions = { open: true, host: '127.0.0.1', env: {}, headers: {}, servers: [], help: false, version: false, target: [], headless: emptyHeadless(), oauth: emptyOAuth(), relay: emptyRelay() };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];

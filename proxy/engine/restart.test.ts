@@ -10,7 +10,6 @@ import { diffSurfaces } from '../../lib/surface/diff.ts';
 import type { SurfacePoint, TransportEvent } from '../../lib/wire/wire.ts';
 import { LoupeHarness } from '../testing/harness.ts';
 import { planWatch, type WatchPlan } from '../system/watch.ts';
-// @ts-expect-error: a plain .mjs fixture, without types
 import { writeWatchServer, WATCH_TOOLS_V2 } from '../../e2e/fixtures/watch-server.mjs';
 
 const harness = new LoupeHarness();

@@ -95,3 +95,23 @@ describe('watchFiles', () => {
     }
   });
 });
+
+describe('names of what changed', () => {
+  it('are relative to the working directory inside it, and to the watched folder outside it', async () => {
+    const dir = project();
+    const elsewhere = mkdtempSync(path.join(tmpdir(), 'loupe-watch-cwd-'));
+    dirs.push(elsewhere);
+    const plan = planWatch({ paths: [], command: 'node', args: [path.join(dir, 'build', 'index.js')], cwd: elsewhere }) as WatchPlan;
+    expect(plan.said).toBe(`${path.join(dir, 'build')}/ (the script’s folder)`);
+    const seen: string[][] = [];
+    const watching = watchFiles(plan, { cwd: elsewhere, debounceMs: 50, onChange: (files) => seen.push(files) });
+    try {
+      await new Promise((r) => setTimeout(r, 50));
+      writeFileSync(path.join(dir, 'build', 'index.js'), 'export const b = 1;\n');
+      for (let i = 0; i < 40 && seen.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(seen[0]).toEqual(['index.js']);
+    } finally {
+      watching.close();
+    }
+  });
+});

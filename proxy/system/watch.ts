@@ -60,12 +60,13 @@ export function planWatch(options: { paths: readonly string[]; command: string; 
     const roots = options.paths.map((p) => path.resolve(cwd, p));
     const missing = roots.filter((r) => !existsSync(r));
     if (missing.length > 0) return { error: `--watch: no such file or folder: ${missing.join(', ')}` };
-    return { roots, ignored: ignoredUnder(roots, undefined), said: roots.map((r) => path.relative(cwd, r) || '.').join(', ') };
+    return { roots, ignored: ignoredUnder(roots, undefined), said: roots.map((r) => (path.relative(cwd, r).startsWith('..') ? r : path.relative(cwd, r) || '.')).join(', ') };
   }
   const script = scriptOf(options.command, options.args, cwd);
   const root = script ? path.dirname(script) : path.resolve(cwd);
   const relative = path.relative(cwd, root) || '.';
-  return { roots: [root], ignored: ignoredUnder([root], script), said: `${relative === '.' ? './' : `${relative}/`} (${script ? 'the script’s folder' : 'the working directory'})` };
+  const shown = relative === '.' ? './' : relative.startsWith('..') ? `${root}/` : `${relative}/`;
+  return { roots: [root], ignored: ignoredUnder([root], script), said: `${shown} (${script ? 'the script’s folder' : 'the working directory'})` };
 }
 
 function ignoredUnder(roots: readonly string[], script: string | undefined): string[] {
@@ -78,6 +79,12 @@ export function isWatched(relative: string, ignored: readonly string[]): boolean
   const parts = relative.split(/[\\/]/);
   if (parts.some((part) => ignored.includes(part))) return false;
   return !IGNORED_FILE.test(parts[parts.length - 1] ?? '');
+}
+
+/** A changed file as the user knows it: relative to the working directory when inside it, else to the watched folder. */
+function nameOf(cwd: string, root: string, file: string): string {
+  const inCwd = path.relative(cwd, file);
+  return inCwd.startsWith('..') || path.isAbsolute(inCwd) ? path.relative(root, file) || path.basename(file) : inCwd;
 }
 
 export interface Watching {
@@ -110,7 +117,7 @@ export function watchFiles(plan: WatchPlan, options: { cwd: string; debounceMs?:
         const relative = String(name ?? '');
         if (relative === '' || (file !== undefined && relative !== file)) return;
         if (!isWatched(relative, plan.ignored)) return;
-        changed.add(path.relative(options.cwd, path.join(folder, relative)) || relative);
+        changed.add(nameOf(options.cwd, file ? folder : root, path.join(folder, relative)));
         if (timer) clearTimeout(timer);
         timer = setTimeout(fire, debounceMs);
       });
