@@ -72,6 +72,12 @@ const BENCHES = [
     ],
   },
   {
+    name: 'watch',
+    rows: [
+      ['--watch: save → new tool list (less the debounce)', (r) => ratio(msText(0)(r.loupe.median), floorCell(r.baseline.median, r.floor, msText(0), "the server's own start-up (SDK Client spawn → tools/list)", 'rounds'), r.ratio, r.target.ratioAtMost, r.noise.ratio)],
+    ],
+  },
+  {
     name: 'echo-latency',
     rows: [
       ['page → stdio echo', (r) => ({

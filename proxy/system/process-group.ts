@@ -61,9 +61,11 @@ export async function stopGroup(child: ChildProcess, exited: () => boolean): Pro
 
 async function groupGone(child: ChildProcess, exited: () => boolean, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
-  while (childGroupAlive(child) || !exited()) {
+  // Most servers are gone within milliseconds of SIGTERM: look again soon at first, then every
+  // POLL_MS (a restart under --watch waits for this before it starts the new process).
+  for (let step = 1; childGroupAlive(child) || !exited(); step = Math.min(POLL_MS, step * 2)) {
     if (Date.now() >= deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    await new Promise((resolve) => setTimeout(resolve, step));
   }
   return true;
 }
