@@ -186,7 +186,7 @@ export class WorkspaceModel {
       if (entry.disabled) continue;
       for (const input of referencesOf(entry.config).inputs) if (!this.inputValues.has(input)) needed.add(input);
     }
-    const inputsNeeded = [...needed].map((id) => this.inputs.find((i) => i.id === id) ?? { id, type: 'promptString' as const });
+    const inputsNeeded = [...needed].map((id) => this.declaration(id));
     return { path: this.path, flavour: this.flavour, savedCalls, inputsNeeded, notes: [...this.notes] };
   }
 
@@ -205,7 +205,16 @@ export class WorkspaceModel {
       },
       ...(e.other ? { other: e.other } : {}),
     }));
-    return { flavour: this.flavour, servers, inputs: this.inputs, notes: [], ...(this.other ? { other: this.other } : {}), ...(this.rules.length > 0 ? { rules: this.rules } : {}) };
+    // Every input a server refers to is declared in the file (one referred to but never declared, as
+    // a registry entry's secret argument is, gets a masked prompt: Loupe cannot tell it is not secret).
+    const referred = servers.flatMap((server) => referencesOf(server.config).inputs);
+    const inputs = [...this.inputs, ...[...new Set(referred)].filter((id) => !this.inputs.some((i) => i.id === id)).map((id) => this.declaration(id))];
+    return { flavour: this.flavour, servers, inputs, notes: [], ...(this.other ? { other: this.other } : {}), ...(this.rules.length > 0 ? { rules: this.rules } : {}) };
+  }
+
+  /** How an input is asked for: as declared, else as a masked prompt named by its id. */
+  private declaration(id: string): InputDecl {
+    return this.inputs.find((i) => i.id === id) ?? { id, type: 'promptString', description: id, password: true };
   }
 
   private uniqueName(wanted: string, exceptId?: string): string {
