@@ -2,6 +2,7 @@
 import { ClientSettingsStore } from '../_stores/client-settings-store.ts';
 import { DoctorStore } from '../_stores/doctor-store.ts';
 import { SurfaceStore } from '../_stores/surface-store.ts';
+import { LayoutStore } from '../_stores/layout-store.ts';
 import { InterceptStore } from '../_stores/intercept-store.ts';
 import { LoupeStore } from './loupe-store.ts';
 import { ServerRequestStore } from '../_stores/server-request-store.ts';
@@ -53,6 +54,8 @@ export interface LoupeServices {
   apps: AppsStore;
   /** Each session's surface at each connect, and the pair compared (issue 25). */
   surfaces: SurfaceStore;
+  /** The side column open or not, and the sizes of resizable panes (issue 26). */
+  layout: LayoutStore;
 }
 
 export function createServices(): LoupeServices {
@@ -74,6 +77,7 @@ export function createServices(): LoupeServices {
     samplingModel: new SamplingModelStore(app, playground),
     apps: new AppsStore(app, undefined, saveFile),
     surfaces: new SurfaceStore(app),
+    layout: new LayoutStore(),
   };
 }
 
@@ -82,6 +86,7 @@ export function startServices(services: LoupeServices): () => void {
   services.app.start();
   const stopTheme = services.theme.start();
   services.clientSettings.start();
+  services.layout.start();
   return () => {
     stopTheme();
     services.app.stop();
