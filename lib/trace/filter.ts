@@ -4,10 +4,11 @@
  * Written for 100,000 rows in well under 100 ms: one pass, no allocation per row.
  */
 import type { HistoryRow } from './trace.ts';
+import { searchText } from './query-fields.ts';
+import { compileQuery, parseQuery, queryDependsOnPairing, queryNarrows, type QueryContext } from './query.ts';
 
-/** The kinds a row can have (eventKindLabel in trace.ts). */
-export const ROW_KINDS = ['request', 'response', 'error', 'notification', 'invalid', 'stdout noise', 'stderr', 'http', 'transport', 'exit', 'auth', 'intervention', 'provider'] as const;
-export type RowKind = (typeof ROW_KINDS)[number];
+export { ROW_KINDS, searchText, type RowKind } from './query-fields.ts';
+export type { QueryContext } from './query.ts';
 
 export type DirectionFilter = 'any' | 'in' | 'out';
 
@@ -23,29 +24,15 @@ export interface TraceFilter {
   violationsOnly: boolean;
   /** Show a request and its response as one row (the response is folded into its request). */
   fold: boolean;
+  /** The History query (query.ts): one more condition; the searchbox writes it. Its faulty terms are left out. */
+  query?: string;
 }
 
-export const EMPTY_FILTER: TraceFilter = { kinds: [], methods: [], dir: 'any', text: '', errorsOnly: false, violationsOnly: false, fold: false };
+export const EMPTY_FILTER: TraceFilter = { kinds: [], methods: [], dir: 'any', text: '', errorsOnly: false, violationsOnly: false, fold: false, query: '' };
 
 /** Whether anything but folding narrows the rows. */
 export function isNarrowing(filter: TraceFilter): boolean {
-  return filter.kinds.length > 0 || filter.methods.length > 0 || filter.dir !== 'any' || filter.text.trim() !== '' || filter.errorsOnly || filter.violationsOnly;
-}
-
-/** The text a text filter searches: the raw frame, or the text of a noise/stderr/transport/HTTP row. */
-export function searchText(row: HistoryRow): string {
-  const event = row.event;
-  switch (event.kind) {
-    case 'frame':
-      return event.raw;
-    case 'noise':
-    case 'stderr':
-      return event.text;
-    case 'http':
-      return `${row.summary ?? ''}\n${JSON.stringify(event.requestHeaders)}\n${JSON.stringify(event.responseHeaders ?? {})}`;
-    default:
-      return row.summary ?? '';
-  }
+  return filter.kinds.length > 0 || filter.methods.length > 0 || filter.dir !== 'any' || filter.text.trim() !== '' || filter.errorsOnly || filter.violationsOnly || parseQuery(filter.query ?? '').terms.length > 0;
 }
 
 function escapeRegExp(text: string): string {
@@ -60,18 +47,20 @@ type Test = (row: HistoryRow) => boolean;
  * with no lower-cased copy per row (measured: ~5 ms per 100,000 frames, against ~10 ms for
  * toLowerCase().includes() and twice the memory for a cached lower-case copy).
  */
-export function compileFilter(filter: TraceFilter): Test {
+export function compileFilter(filter: TraceFilter, context?: QueryContext): Test {
   const kinds = filter.kinds.length > 0 ? new Set(filter.kinds) : undefined;
   const methods = filter.methods.length > 0 ? new Set(filter.methods) : undefined;
   const needle = filter.text.trim();
   const pattern = needle === '' ? undefined : new RegExp(escapeRegExp(needle), 'i');
   const { dir, errorsOnly, violationsOnly } = filter;
+  const query = filter.query ? compileQuery(parseQuery(filter.query), context) : undefined;
   return (row) => {
     if (kinds && !kinds.has(row.kind)) return false;
     if (methods && (row.method === undefined || !methods.has(row.method))) return false;
     if (dir !== 'any' && row.dir !== dir) return false;
     if (errorsOnly && !row.isError) return false;
     if (violationsOnly && !row.violations) return false;
+    if (query && !query(row)) return false;
     if (pattern === undefined) return true;
     return pattern.test(searchText(row)) || (row.method !== undefined && pattern.test(row.method));
   };
@@ -88,8 +77,8 @@ export function foldedAway(row: HistoryRow, minSeq: number): boolean {
 }
 
 /** The rows that pass `filter`, in order. A folded request passes when it or its response does. */
-export function filterRows(rows: readonly HistoryRow[], filter: TraceFilter, minSeq = rows.length > 0 ? rows[0].seq : 0): HistoryRow[] {
-  const test = compileFilter(filter);
+export function filterRows(rows: readonly HistoryRow[], filter: TraceFilter, minSeq = rows.length > 0 ? rows[0].seq : 0, context?: QueryContext): HistoryRow[] {
+  const test = compileFilter(filter, context);
   const out: HistoryRow[] = [];
   if (!filter.fold) {
     for (const row of rows) if (test(row)) out.push(row);
@@ -114,6 +103,7 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
 export function narrows(prev: TraceFilter, next: TraceFilter): boolean {
   if (prev.fold !== next.fold || prev.dir !== next.dir || prev.errorsOnly !== next.errorsOnly || prev.violationsOnly !== next.violationsOnly) return false;
   if (!sameList(prev.kinds, next.kinds) || !sameList(prev.methods, next.methods)) return false;
+  if ((prev.query ?? '') !== (next.query ?? '') && !queryNarrows(prev.query ?? '', next.query ?? '')) return false;
   return next.text.trim().toLowerCase().includes(prev.text.trim().toLowerCase());
 }
 
@@ -122,7 +112,7 @@ export function narrows(prev: TraceFilter, next: TraceFilter): boolean {
  * matters to `filter`: then appending rows is not enough and the view is filtered again.
  */
 export function dependsOnPairing(filter: TraceFilter): boolean {
-  return filter.fold || filter.errorsOnly;
+  return filter.fold || filter.errorsOnly || queryDependsOnPairing(filter.query ?? '');
 }
 
 /** The rows of a folded view with each folded response put back after its request (for export). */

@@ -4,7 +4,7 @@
  * is merged into the tail it overlaps (live batches arrive close to the end), never by sorting
  * the whole list again; a session's whole trace (a `trace-reset`) is one linear merge.
  */
-import { compileFilter, foldedAway, type TraceFilter } from './filter.ts';
+import { compileFilter, foldedAway, type QueryContext, type TraceFilter } from './filter.ts';
 import type { HistoryRow } from './trace.ts';
 
 /** Time, then session id, then seq: a total order (seq is unique within a session). */
@@ -94,8 +94,8 @@ export interface MergedFilter {
  * The rows that pass, in order (the same rules as filterRows in trace-filter.ts, with the server
  * filter first). `minSeqOf`: the oldest seq each session still keeps, for folding.
  */
-export function filterMerged(rows: readonly HistoryRow[], { filter, sessions }: MergedFilter, minSeqOf: (session: string) => number): HistoryRow[] {
-  const test = compileFilter(filter);
+export function filterMerged(rows: readonly HistoryRow[], { filter, sessions }: MergedFilter, minSeqOf: (session: string) => number, context?: QueryContext): HistoryRow[] {
+  const test = compileFilter(filter, context);
   const only = sessions.length > 0 ? new Set(sessions) : undefined;
   const out: HistoryRow[] = [];
   for (const row of rows) {
