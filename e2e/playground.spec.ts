@@ -104,6 +104,11 @@ test.describe('the Playground', () => {
     await expect(conversation).toContainText('The tool said: Echo: hello loupe');
     await expect(conversation).toContainText(/\d+ in · \d+ out tokens · \d+ ms/);
     await expect(conversation).toContainText('Tools chosen: echo');
+    // The reply that calls no tool is labelled as the answer, the one that called echo as thinking.
+    const answer = conversation.getByRole('listitem', { name: 'Answer (step 2)', exact: true });
+    await expect(answer).toContainText('The tool said: Echo: hello loupe');
+    await expect(answer).toContainText(/^Answer/);
+    await expect(conversation.getByRole('listitem', { name: 'Step 1', exact: true })).toContainText(/^Think/);
 
     // The key: typed once, then only a reference in the page; not in storage, not in any trace event.
     const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + location.href);

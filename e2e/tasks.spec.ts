@@ -19,7 +19,12 @@ test.describe('tasks', () => {
 
     const run = client.taskRun();
     await expect(run.getByText('working', { exact: true })).toBeVisible();
+    // The Result region says the task is running, not "Run a tool to see its result here".
+    const result = page.getByRole('region', { name: 'Result', exact: true });
+    await expect(result).toContainText('The task is running (working)');
+    await expect(result).not.toContainText('Run a tool');
     await expect(run.getByText('completed', { exact: true })).toBeVisible({ timeout: 20_000 });
+    await expect(result).toContainText('The task ended (completed)');
     await expect(run.getByRole('region', { name: 'Task result' })).toContainText('# Research Report: tide pools');
 
     await client.openTasksTab();

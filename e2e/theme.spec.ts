@@ -45,4 +45,19 @@ test.describe('themes', () => {
     }
     expect(after, 'the toggle reaches a dark theme').toBeLessThan(before - 0.3);
   });
+
+  test('the toggle names what it does: Dark theme in the light, Light theme in the dark', async ({ launch, loupe, page }) => {
+    const app = await launch(['node', 'e2e/fixtures/noisy-stdout.mjs']);
+    await page.emulateMedia({ colorScheme: 'light' });
+    await loupe.open(app.url);
+    await loupe.waitForStatus('Connected');
+    await expect(page.getByRole('button', { name: 'Dark theme', exact: true })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Light theme', exact: true })).toHaveCount(0);
+    await page.getByRole('button', { name: 'Dark theme', exact: true }).click();
+    await expect(page.getByRole('button', { name: 'Light theme', exact: true })).toBeVisible();
+    expect(await backgroundLuminance(page), 'dark after pressing Dark theme').toBeLessThan(0.4);
+    await page.getByRole('button', { name: 'Light theme', exact: true }).click();
+    await expect(page.getByRole('button', { name: 'Dark theme', exact: true })).toBeVisible();
+    expect(await backgroundLuminance(page), 'light after pressing Light theme').toBeGreaterThan(0.6);
+  });
 });

@@ -5,7 +5,7 @@
  * the click handler of Continue, because a window opened from a user's gesture is not blocked.
  */
 import type { ReactNode } from 'react';
-import { OAuthPanel } from '@/components/oauth/panel.tsx';
+import { OAuthPanel, OAuthStdioNote } from '@/components/oauth/panel.tsx';
 import { signInUrlToOpen } from '@/components/oauth/steps.tsx';
 import { useLoupeSelector, useServices, useSessionInfo } from '../_hooks/use-loupe.ts';
 import { useStore } from '../_hooks/use-store.ts';
@@ -15,6 +15,8 @@ export function OAuthContainer(): ReactNode {
   const session = useSessionInfo();
   const state = useStore(oauth);
   const online = useLoupeSelector((s) => s.socket.phase === 'open' && s.synced);
+  // A stdio server has nothing to sign in to: the tab, where shown, says so in one line.
+  if (session?.config.kind === 'stdio') return <OAuthStdioNote />;
   if (!session || session.config.kind !== 'http') return null;
   const id = session.id;
   const flow = state.flows[id];

@@ -8,14 +8,34 @@
  * store to follow; `useTaskFollowedCall` gives the Result region the result the task carries.
  */
 import type { ReactNode } from 'react';
+import type { ResultTask } from '@/components/results/view.tsx';
 import { RetryAsTask, ServerDecidesTasks, TaskRun, TaskSwitch } from '@/components/tasks/task-run.tsx';
-import { serverRunsToolTasks, taskSupportOf } from '../../lib/client/tasks.ts';
+import { isTerminal, serverRunsToolTasks, taskSupportOf } from '../../lib/client/tasks.ts';
 import type { ToolEntry } from '../../lib/schema/tool-schema.ts';
 import type { ToolCall } from '../_stores/call-store.ts';
 import { followTaskCall } from '../_stores/tasks-store.ts';
 import type { RequestOutcome } from '../_wire/request-outcome.ts';
 import type { SessionModel } from '../_session/model.ts';
 import { useCall, useSession, useSessionInfo, useTasks } from '../_hooks/use-loupe.ts';
+
+/**
+ * The task the tool's latest run became, unless a newer plain call of the tool replaced it: while
+ * it runs, the Result region says so rather than "Run a tool".
+ */
+export function useResultTask(tool: string | undefined): ResultTask | undefined {
+  const { run, tasks } = useTasks();
+  const { calls } = useCall();
+  const session = useSessionInfo();
+  if (!tool || !run || run.tool !== tool || run.session !== session?.id) return undefined;
+  const lastCall = [...calls].reverse().find((c) => c.tool === tool && c.session === session.id);
+  if (run.modern ? run.id !== lastCall?.id : lastCall !== undefined && lastCall.startedAt > run.startedAt) return undefined;
+  if (run.status === 'running') return { tool, status: 'creating', ended: false, modern: run.modern === true };
+  const entry = run.taskId === undefined ? undefined : tasks.find((t) => t.session === run.session && t.info.taskId === run.taskId);
+  // No task was made (a refusal, a plain result): the run's own panel says what came back.
+  if (!entry) return undefined;
+  const ended = isTerminal(entry.info.status) && (entry.result.state === 'done' || entry.info.status === 'cancelled');
+  return { tool, status: entry.info.status, ended, modern: run.modern === true };
+}
 
 /** Run a tool the way the user chose: as a task (tasks store) or a plain call (call store). */
 export function runTool(model: SessionModel, tool: ToolEntry, args: unknown): void {

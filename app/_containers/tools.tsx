@@ -20,11 +20,13 @@ import { serverKey } from '../_stores/args-store.ts';
 import type { ToolCall } from '../_stores/call-store.ts';
 import type { ToolSelection as Selection } from '../_session/model.ts';
 import { argumentsOf, useSaveCall } from './saved-calls.tsx';
-import { runTool, ToolTaskStatus, ToolTaskSwitch, useTaskFollowedCall } from './tool-task.tsx';
+import { runTool, ToolTaskStatus, ToolTaskSwitch, useResultTask, useTaskFollowedCall } from './tool-task.tsx';
 import { SlotView } from './view-slot.tsx';
 import { useArgsVersion } from '../_hooks/use-primitives.ts';
 import { useCall, useServices, useSession, useSessionInfo, useToolList } from '../_hooks/use-loupe.ts';
 import { useStore } from '../_hooks/use-store.ts';
+import { SplitPane } from '@/components/ui/splitter.tsx';
+import { usePaneSize } from '../_hooks/use-layout.ts';
 
 /** Selection by name survives a re-list; the index tells duplicate names apart. */
 function selectedIndex(items: readonly ToolEntry[], selected: Selection | undefined): number {
@@ -92,14 +94,16 @@ export function ToolsContainer(): ReactNode {
   // A call the server made a task (2026-07-28) shows the result the task carries once it ends.
   const latest = latestCallOf(calls, tool?.name);
   const shown = useTaskFollowedCall(latest);
+  const task = useResultTask(tool?.name);
   useOpenView(tool, shown, latest);
   const elsewhere = calls.filter((c) => c.status === 'running' && c !== shown);
+  const pane = usePaneSize('tools.list');
   const openResource = (uri: string) => {
     services.nav.show('resources');
     void model.resourceView.read(uri, 'link');
   };
   return (
-    <div className="grid min-h-0 gap-3 lg:grid-cols-[minmax(16rem,22rem)_minmax(0,1fr)]">
+    <SplitPane label="Resize tool list" sized="first" defaultSize={320} min={192} max={640} otherMin={320} {...pane} className="min-h-0">
       <Panel title="Tools" className="flex min-h-0 min-w-0 flex-col lg:max-h-[calc(100vh-9rem)]">
         <ListStatus what="tools" status={list.status} pages={list.pages} note={list.note} error={list.error} problems={list.problems} changes={list.changes} fetches={list.fetches} cache={list.cache} servedFromCache={list.servedFromCache} onFetchAgain={list.onFetchAgain} onRefresh={() => model.tools.refresh()} />
         <div className="mt-2 flex min-h-0 flex-1 flex-col">
@@ -150,9 +154,9 @@ export function ToolsContainer(): ReactNode {
           {tool && <ToolTaskSwitch tool={tool} />}
         </Panel>
         {tool && <ToolTaskStatus tool={tool} />}
-        <ResultView call={shown} output={tool?.output} onCancel={shown ? () => model.call.cancel(shown.id) : undefined} onOpenResource={openResource} />
+        <ResultView call={shown} task={task} output={tool?.output} onCancel={shown ? () => model.call.cancel(shown.id) : undefined} onOpenResource={openResource} />
         <ToolViews session={model.id} selected={tool?.name} />
       </div>
-    </div>
+    </SplitPane>
   );
 }

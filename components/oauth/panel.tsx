@@ -156,6 +156,17 @@ function Guided({ flow, online, onStart, onContinue, onStop }: Pick<OAuthPanelPr
   );
 }
 
+/** Why a stdio server has no sign-in: what the OAuth tab shows for one instead of settings. */
+export const OAUTH_STDIO_NOTE = 'OAuth applies to remote (HTTP) servers; this one runs over stdio.';
+
+export function OAuthStdioNote(): ReactNode {
+  return (
+    <Panel label="OAuth" title="OAuth">
+      <p className="text-sm text-zinc-700 dark:text-zinc-200">{OAUTH_STDIO_NOTE}</p>
+    </Panel>
+  );
+}
+
 export function OAuthPanel(props: OAuthPanelProps): ReactNode {
   const settingsKey = JSON.stringify(props.auth?.settings ?? {});
   return (

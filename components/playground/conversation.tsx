@@ -103,11 +103,13 @@ function TurnView({ turn, index, last, props }: { turn: Turn; index: number; las
   const streamed = last && !turn.reply && !turn.error ? props.streaming : undefined;
   const text = turn.reply ? textOf(turn.reply.message) : (streamed?.text ?? '');
   const words = usageWords(turn.usage, turn.latencyMs);
+  // A reply that asks for no tool ends the loop: it is the model's answer, not a step of thinking.
+  const answer = turn.reply !== undefined && !turn.error && callsOf(turn.reply.message).length === 0;
   return (
-    <li aria-label={`Step ${turn.step}`} className="space-y-2">
-      <div className="rounded bg-zinc-50 p-2 dark:bg-zinc-800/60">
+    <li aria-label={answer ? `Answer (step ${turn.step})` : `Step ${turn.step}`} className="space-y-2">
+      <div className={`rounded p-2 ${answer ? 'border border-emerald-300 bg-emerald-50 dark:border-emerald-800 dark:bg-emerald-950/60' : 'bg-zinc-50 dark:bg-zinc-800/60'}`}>
         <div className="flex flex-wrap items-center gap-2 text-sm">
-          <span className="font-medium">Think</span>
+          <span className="font-medium">{answer ? 'Answer' : 'Think'}</span>
           <span className="text-xs text-zinc-600 dark:text-zinc-300">step {turn.step}{words ? ` · ${words}` : ''}</span>
           {props.hasExchange(index) && (
             <button type="button" className={link} onClick={() => props.onShowExchange(index)}>Provider exchange in History</button>

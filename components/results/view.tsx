@@ -30,8 +30,19 @@ export interface ResultCall {
   lateResponseSeq?: number;
 }
 
+/** The task the tool's latest run became (tasks, issue 4), while it runs and once it has ended. */
+export interface ResultTask {
+  tool: string;
+  /** The task's status (`working`, `input_required`, …), or `creating` before the server made it. */
+  status: string;
+  ended: boolean;
+  /** The server made a plain call a task (2026-07-28): its result is shown here once it ends. */
+  modern: boolean;
+}
+
 export interface ResultViewProps {
   call?: ResultCall;
+  task?: ResultTask;
   /** The tool's checked `outputSchema`, when it has one. */
   output?: SchemaCheck;
   onCancel?: () => void;
@@ -124,10 +135,30 @@ function Heading({ call }: { call: ResultCall }): ReactNode {
   );
 }
 
-export function ResultView({ call, output, onCancel, onOpenResource }: ResultViewProps): ReactNode {
+/** A task in flight, or a task of this tab (2025-11-25 "Run as task") whose result is in its own panel. */
+function TaskNote({ task }: { task: ResultTask }): ReactNode {
+  const status = task.status === 'creating' ? 'creating the task' : task.status;
+  return (
+    <>
+      <div className="mb-1 flex flex-wrap items-center gap-2">
+        <h2 className="text-sm font-semibold">Result</h2>
+        <Text className="min-w-0 break-all font-mono text-xs text-zinc-500 dark:text-zinc-400">{task.tool}</Text>
+        <Badge tone={task.ended ? 'neutral' : 'info'}>{task.ended ? `task ${task.status}` : 'task running…'}</Badge>
+      </div>
+      <p role="status" className="text-sm text-zinc-700 dark:text-zinc-200">
+        {task.ended ? `The task ended (${task.status}): its result is in the Task result above.` : `The task is running (${status}): its result appears ${task.modern ? 'here' : 'in the task panel above'} when it ends.`}
+      </p>
+    </>
+  );
+}
+
+export function ResultView({ call, task, output, onCancel, onOpenResource }: ResultViewProps): ReactNode {
+  const taskFirst = task !== undefined && (!task.ended || call === undefined);
   return (
     <section aria-label="Result" className="rounded-lg border border-zinc-200 bg-white p-3 shadow-sm dark:border-zinc-700 dark:bg-zinc-900">
-      {call === undefined ? (
+      {taskFirst ? (
+        <TaskNote task={task} />
+      ) : call === undefined ? (
         <>
           <h2 className="mb-1 text-sm font-semibold">Result</h2>
           <Note>Run a tool to see its result here.</Note>

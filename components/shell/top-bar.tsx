@@ -14,8 +14,9 @@ export function TopBar({ dark, onToggleTheme }: TopBarProps): ReactNode {
         <span aria-hidden="true" className="inline-block size-4 rounded-full border-2 border-sky-600 dark:border-sky-400" />
         MCP Loupe
       </h1>
-      <button type="button" className={buttonClass} aria-pressed={dark} onClick={onToggleTheme}>
-        {dark ? '☾' : '☀'} Dark theme
+      {/* The button names what it does: in the dark theme it offers the light one, and back. */}
+      <button type="button" className={buttonClass} onClick={onToggleTheme}>
+        <span aria-hidden="true">{dark ? '☀' : '☾'}</span> {dark ? 'Light theme' : 'Dark theme'}
       </button>
     </header>
   );
