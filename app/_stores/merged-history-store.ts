@@ -8,7 +8,7 @@
  * everything happens only when the filter changes, or when pairing matters to it (fold, errors).
  * Made while the view is shown and disposed after; the filter outlives that (`remembered`).
  */
-import { dependsOnPairing, EMPTY_FILTER, type TraceFilter } from '../../lib/trace/filter.ts';
+import { dependsOnPairing, EMPTY_FILTER, type QueryContext, type TraceFilter } from '../../lib/trace/filter.ts';
 import type { TraceIndex } from '../../lib/trace/row-index.ts';
 import { filterMerged, indexOfMerged, mergeInto, mergeSorted, removeSessionRows, sortedRows, type MergedFilter } from '../../lib/trace/merge.ts';
 import type { HistoryRow } from '../../lib/trace/trace.ts';
@@ -69,6 +69,8 @@ export class MergedHistoryStore extends ExternalStore<MergedHistoryView> {
   private all: HistoryRow[] = [];
   private shown: HistoryRow[];
   private filters: MergedFilter;
+  /** `server:` in a query: the name of the row's session. */
+  private readonly queryContext: QueryContext = { serverOf: (row) => this.host.getSnapshot().sessions[row.event.session]?.name };
 
   constructor(private readonly host: MergedHost) {
     const filters = remembered.get(host) ?? { filter: EMPTY_FILTER, sessions: [] };
@@ -141,7 +143,7 @@ export class MergedHistoryStore extends ExternalStore<MergedHistoryView> {
 
   private refilter(): void {
     const start = performance.now();
-    this.shown = filterMerged(this.all, this.filters, (id) => this.sources.get(id)?.minSeq ?? 0);
+    this.shown = filterMerged(this.all, this.filters, (id) => this.sources.get(id)?.minSeq ?? 0, this.queryContext);
     performance.measure?.(MERGED_FILTER_MEASURE, { start, end: performance.now(), detail: { rows: this.all.length, matched: this.shown.length } });
     this.publish({});
   }
@@ -210,7 +212,7 @@ export class MergedHistoryStore extends ExternalStore<MergedHistoryView> {
       this.refilter();
       return;
     }
-    mergeInto(this.shown, filterMerged(added, this.filters, (s) => this.sources.get(s)?.minSeq ?? 0));
+    mergeInto(this.shown, filterMerged(added, this.filters, (s) => this.sources.get(s)?.minSeq ?? 0, this.queryContext));
     this.publish({});
   }
 

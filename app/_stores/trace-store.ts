@@ -13,7 +13,7 @@
  * themselves (no copy) while the trace has no rounds, extended as batches arrive, and refolded
  * from a group's first row when that group gains a round or is opened or closed.
  */
-import { dependsOnPairing, EMPTY_FILTER, filterRows, indexOfSeq, narrows, type TraceFilter } from '../../lib/trace/filter.ts';
+import { dependsOnPairing, EMPTY_FILTER, filterRows, indexOfSeq, narrows, type QueryContext, type TraceFilter } from '../../lib/trace/filter.ts';
 import { TraceIndex } from '../../lib/trace/row-index.ts';
 import { foldRounds, lowerBound, RoundIndex } from '../../lib/trace/rounds.ts';
 import { parseTrace, type TraceHeader } from '../../lib/trace/jsonl.ts';
@@ -65,9 +65,9 @@ export interface TraceView {
   lastFilterMs?: number;
 }
 
-function timedFilter(rows: readonly HistoryRow[], filter: TraceFilter): { rows: HistoryRow[]; ms: number } {
+function timedFilter(rows: readonly HistoryRow[], filter: TraceFilter, context: QueryContext): { rows: HistoryRow[]; ms: number } {
   const start = performance.now();
-  const out = filterRows(rows, filter);
+  const out = filterRows(rows, filter, undefined, context);
   const end = performance.now();
   performance.measure?.(FILTER_MEASURE, { start, end, detail: { rows: rows.length, matched: out.length } });
   return { rows: out, ms: end - start };
@@ -117,7 +117,7 @@ export class TraceStore extends ExternalStore<TraceView> {
     const next = { ...this.filter, ...patch };
     const base = narrows(this.filter, next) ? this.rows : this.index().rows;
     this.filter = next;
-    const { rows, ms } = timedFilter(base, next);
+    const { rows, ms } = timedFilter(base, next, this.queryContext());
     this.rows = rows;
     this.refold();
     this.publish({ lastFilterMs: ms });
@@ -196,6 +196,13 @@ export class TraceStore extends ExternalStore<TraceView> {
     else this.publish({});
   }
 
+  /** `server:` in a query: the viewed trace's server name. */
+  private queryContext(): QueryContext {
+    const imported = this.imports.find((entry) => entry.key === this.source);
+    const name = imported ? imported.header.session.name : this.port.getSnapshot().info?.name;
+    return { serverOf: () => name };
+  }
+
   private index(): TraceIndex {
     return this.imports.find((entry) => entry.key === this.source)?.index ?? this.live.index;
   }
@@ -264,7 +271,7 @@ export class TraceStore extends ExternalStore<TraceView> {
       if (this.display !== this.rows) this.display.splice(0, lowerBound(this.display, minSeq));
     }
     const before = this.rows.length;
-    for (const row of filterRows(added, this.filter, index.rows[0]?.seq ?? 0)) this.rows.push(row);
+    for (const row of filterRows(added, this.filter, index.rows[0]?.seq ?? 0, this.queryContext())) this.rows.push(row);
     if (rounds.size === 0) this.display = this.rows;
     else if (this.display === this.rows) this.refold();
     else {
@@ -277,7 +284,7 @@ export class TraceStore extends ExternalStore<TraceView> {
   }
 
   private refilter(patch: Partial<TraceView>): void {
-    const { rows, ms } = timedFilter(this.index().rows, this.filter);
+    const { rows, ms } = timedFilter(this.index().rows, this.filter, this.queryContext());
     this.rows = rows;
     this.refold();
     this.publish({ ...patch, lastFilterMs: ms });

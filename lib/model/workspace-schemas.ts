@@ -14,6 +14,12 @@ export const SavedCallSchema = z.object({
   arguments: z.record(z.string(), z.unknown()).optional(),
 });
 
+/** A named History query (issue 26, lib/trace/query.ts), kept for the whole workspace. */
+export const SavedQuerySchema = z.object({
+  name: z.string().min(1).max(200),
+  query: z.string().max(4000),
+});
+
 export const InputDeclSchema = z.object({
   id: z.string().min(1),
   type: z.literal('promptString'),

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { ServerConfigSchema } from '../model/server-config.ts';
 import { ClientCapabilityChoiceSchema, LoupeErrorSchema, RequestIdSchema, RootSchema, RpcErrorSchema, ServerRequestSchema, SessionInfoSchema } from './base.ts';
 import { TraceEventSchema, TraceStatsSchema } from './events.ts';
-import { ConfigLocationSchema, SavedCallSchema, WorkspaceStateSchema } from './workspace.ts';
+import { ConfigLocationSchema, SavedCallSchema, SavedQuerySchema, WorkspaceStateSchema } from './workspace.ts';
 import { ListenMessageSchema, SetLogLevelMessageSchema, UnlistenMessageSchema } from './modern.ts';
 import { DoctorReportMessageSchema, RunDoctorMessageSchema } from './doctor.ts';
 import { HoldDoneMessageSchema, HoldMessageSchema, ReleaseAllMessageSchema, ReleaseHoldMessageSchema, RulesMessageSchema, SetRulesMessageSchema } from './intercept.ts';
@@ -166,6 +166,12 @@ export const SetSavedCallsMessageSchema = z.object({
   calls: z.array(SavedCallSchema),
 });
 
+/** Replace the workspace's saved History queries (issue 26); broadcast as `workspace`. */
+export const SetSavedQueriesMessageSchema = z.object({
+  type: z.literal('set-saved-queries'),
+  queries: z.array(SavedQuerySchema),
+});
+
 /** Answers to `${input:ID}` prompts, held in the proxy's memory only. */
 export const ProvideInputsMessageSchema = z.object({ type: z.literal('provide-inputs'), values: z.record(z.string(), z.string()) });
 
@@ -186,6 +192,7 @@ export const ClientMessageSchema = z.discriminatedUnion('type', [
   SubscribeMessageSchema,
   SaveWorkspaceMessageSchema,
   SetSavedCallsMessageSchema,
+  SetSavedQueriesMessageSchema,
   ProvideInputsMessageSchema,
   ListConfigLocationsMessageSchema,
   OAuthSettingsMessageSchema,

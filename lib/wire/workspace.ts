@@ -1,12 +1,12 @@
 /** The workspace on the wire (lib/wire/wire.ts). */
 import { z } from 'zod';
-import { InputDeclSchema, SavedCallSchema } from '../model/workspace-schemas.ts';
+import { InputDeclSchema, SavedCallSchema, SavedQuerySchema } from '../model/workspace-schemas.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Workspace (issue 9): the servers of one file, Loupe's extras, and the inputs it still needs.
 
 // One definition of each, shared with the file format (lib/model/workspace-schemas.ts is a zod-only leaf).
-export { InputDeclSchema, SavedCallSchema };
+export { InputDeclSchema, SavedCallSchema, SavedQuerySchema };
 export type WireSavedCall = z.infer<typeof SavedCallSchema>;
 export type WireInputDecl = z.infer<typeof InputDeclSchema>;
 
@@ -16,6 +16,8 @@ export const WorkspaceStateSchema = z.object({
   flavour: z.enum(['mcpServers', 'servers']),
   /** Saved calls per session id. */
   savedCalls: z.record(z.string(), z.array(SavedCallSchema)),
+  /** Named History queries of the workspace (issue 26); absent: none. */
+  savedQueries: z.array(SavedQuerySchema).optional(),
   /** Inputs some server waits for (its status is `disconnected` with a note until `provide-inputs`). */
   inputsNeeded: z.array(InputDeclSchema),
   /** Plain notes for the user, each naming its server (renames, ignored keys, placeholders). */

@@ -8,14 +8,15 @@
  * Each entry goes through `parseEntry` (server-config.ts), the normaliser the CLI uses too. Keys
  * Loupe does not act on are kept (`WorkspaceServer.other`) and named in a note.
  */
+import { z } from 'zod';
 import { parseJsonc } from '../json/jsonc.ts';
 import { ENTRY_KEYS, findSections, isObject, parseEntry, type Flavour } from '../config/server-config.ts';
 import { isReference, placeholdersOf, referencesOf } from './references.ts';
 import { readRules } from '../rules/file.ts';
 import type { Rule } from '../model/rules.ts';
 import {
-  EXTRAS_KEY, FileExtrasSchema, FileServerExtrasSchema,
-  type FileServerExtras, type InputDecl, type Result, type ServerExtras, type Workspace, type WorkspaceServer,
+  EXTRAS_KEY, FileExtrasSchema, FileServerExtrasSchema, SavedQuerySchema,
+  type FileServerExtras, type InputDecl, type Result, type SavedQuery, type ServerExtras, type Workspace, type WorkspaceServer,
 } from './types.ts';
 
 type Json = Record<string, unknown>;
@@ -47,6 +48,7 @@ export function workspaceFromData(data: unknown): Result<Workspace> {
   const inputs = readInputs(top.inputs, notes);
   const extras = readExtras(top[EXTRAS_KEY], notes);
   const rules = readFileRules(top[EXTRAS_KEY], notes);
+  const queries = readFileQueries(top[EXTRAS_KEY], notes);
   const servers: WorkspaceServer[] = [];
   for (const [flavour, entries] of sections.value) {
     for (const [name, entry] of Object.entries(entries)) {
@@ -63,7 +65,7 @@ export function workspaceFromData(data: unknown): Result<Workspace> {
   if (fromSettings) notes.push('Servers read from "mcp.servers" of a VS Code settings.json; saving writes a separate mcp.json-style file.');
   const other = fromSettings ? undefined : otherTopKeys(top);
   const flavour = sections.value[0][0];
-  return { ok: true, value: { flavour, servers, inputs, notes, ...(other ? { other } : {}), ...(rules ? { rules } : {}) } };
+  return { ok: true, value: { flavour, servers, inputs, notes, ...(other ? { other } : {}), ...(rules ? { rules } : {}), ...(queries ? { queries } : {}) } };
 }
 
 function otherTopKeys(top: Json): Json | undefined {
@@ -151,6 +153,15 @@ function readFileRules(value: unknown, notes: string[]): Rule[] | undefined {
   const read = readRules(value.rules);
   if (read.ok) return read.rules;
   notes.push(`"${EXTRAS_KEY}.rules" is not valid (${read.error}); no interception rule of the file is loaded.`);
+  return undefined;
+}
+
+/** The saved History queries under `x-mcp-loupe.queries` (issue 26); a bad list is a note, and none is loaded. */
+function readFileQueries(value: unknown, notes: string[]): SavedQuery[] | undefined {
+  if (!isObject(value) || value.queries === undefined) return undefined;
+  const read = z.array(SavedQuerySchema).safeParse(value.queries);
+  if (read.success) return read.data.length > 0 ? read.data : undefined;
+  notes.push(`"${EXTRAS_KEY}.queries" is not a list of saved queries (${read.error.issues[0]?.message ?? 'unknown'}); none is loaded.`);
   return undefined;
 }
 

@@ -34,7 +34,7 @@ export function serializeWorkspace(ws: Workspace): string {
   const used = usedInputs(inputs, servers);
   if (used.length > 0) file.inputs = used.map(inputEntry);
   for (const [key, value] of Object.entries(ws.other ?? {})) if (!Object.hasOwn(file, key) && key !== EXTRAS_KEY) put(file, key, value);
-  const extras = extrasBlock(servers, ws.flavour, ws.rules);
+  const extras = extrasBlock(servers, ws.flavour, ws.rules, ws.queries);
   if (extras) file[EXTRAS_KEY] = extras;
   return `${JSON.stringify(file, null, 2)}\n`;
 }
@@ -80,8 +80,8 @@ function usedInputs(inputs: InputDecl[], servers: WorkspaceServer[]): InputDecl[
   return inputs.filter((input) => !input.id.startsWith('loupe-') || used.has(input.id));
 }
 
-/** Per-server blocks under `servers`, the interception rules (issue 13) under `rules`. */
-function extrasBlock(servers: WorkspaceServer[], flavour: Flavour, rules: Workspace['rules']): Json | undefined {
+/** Per-server blocks under `servers`, the interception rules (issue 13) under `rules`, saved History queries (issue 26) under `queries`. */
+function extrasBlock(servers: WorkspaceServer[], flavour: Flavour, rules: Workspace['rules'], queries: Workspace['queries']): Json | undefined {
   const blocks: Array<[string, FileServerExtras]> = [];
   for (const server of servers) {
     const block: FileServerExtras = {};
@@ -93,6 +93,7 @@ function extrasBlock(servers: WorkspaceServer[], flavour: Flavour, rules: Worksp
     if (Object.keys(block).length > 0) blocks.push([server.name, block]);
   }
   const hasRules = rules !== undefined && rules.length > 0;
-  if (blocks.length === 0 && !hasRules) return undefined;
-  return { version: EXTRAS_VERSION, ...(blocks.length > 0 ? { servers: Object.fromEntries(blocks) } : {}), ...(hasRules ? { rules } : {}) };
+  const hasQueries = queries !== undefined && queries.length > 0;
+  if (blocks.length === 0 && !hasRules && !hasQueries) return undefined;
+  return { version: EXTRAS_VERSION, ...(blocks.length > 0 ? { servers: Object.fromEntries(blocks) } : {}), ...(hasRules ? { rules } : {}), ...(hasQueries ? { queries } : {}) };
 }

@@ -5,10 +5,10 @@
 import { z } from 'zod';
 import { ProtocolChoiceSchema, type ServerConfig } from '../model/server-config.ts';
 import { ClientCapabilityChoiceSchema, type ClientCapabilityChoice } from '../wire/base.ts';
-import { SavedCallSchema } from '../model/workspace-schemas.ts';
+import { SavedCallSchema, SavedQuerySchema } from '../model/workspace-schemas.ts';
 import type { Rule } from '../model/rules.ts';
 
-export { InputDeclSchema, SavedCallSchema } from '../model/workspace-schemas.ts';
+export { InputDeclSchema, SavedCallSchema, SavedQuerySchema } from '../model/workspace-schemas.ts';
 
 export type { Result } from '../config/server-config.ts';
 
@@ -23,6 +23,7 @@ export interface InputDecl {
 }
 
 export type SavedCall = z.infer<typeof SavedCallSchema>;
+export type SavedQuery = z.infer<typeof SavedQuerySchema>;
 
 /** Loupe's own extras for one server, under the file's "x-mcp-loupe" key (other hosts ignore it). */
 export interface ServerExtras {
@@ -62,6 +63,8 @@ export interface Workspace {
   other?: Record<string, unknown>;
   /** The interception rules (issue 13), under `x-mcp-loupe.rules`. */
   rules?: Rule[];
+  /** Named History queries (issue 26), under `x-mcp-loupe.queries`. */
+  queries?: SavedQuery[];
 }
 
 /** The name of Loupe's key in a file, and the version of what is under it. */

@@ -10,8 +10,8 @@ import { isReference } from './references.ts';
 import { workspaceFromData } from './parse.ts';
 import type { Result, Workspace, WorkspaceServer } from './types.ts';
 
-export type { InputDecl, Result, SavedCall, ServerExtras, Workspace, WorkspaceServer } from './types.ts';
-export { EXTRAS_KEY, InputDeclSchema, SavedCallSchema } from './types.ts';
+export type { InputDecl, Result, SavedCall, SavedQuery, ServerExtras, Workspace, WorkspaceServer } from './types.ts';
+export { EXTRAS_KEY, InputDeclSchema, SavedCallSchema, SavedQuerySchema } from './types.ts';
 export { parseWorkspace } from './parse.ts';
 export { serializeWorkspace, serverEntry } from './serialize.ts';
 export {

@@ -13,3 +13,17 @@ describe('WorkspaceModel inputs', () => {
     expect(JSON.stringify(model.toWorkspace())).not.toContain('sk-secret');
   });
 });
+
+describe('WorkspaceModel saved queries (issue 26)', () => {
+  it('keeps the file’s queries, replaces them from the page, shows them in the state and saves them', () => {
+    const model = new WorkspaceModel({});
+    model.load({ flavour: 'mcpServers', servers: [], inputs: [], notes: [], queries: [{ name: 'errors', query: 'status:error' }] }, undefined, undefined);
+    expect(model.state().savedQueries).toEqual([{ name: 'errors', query: 'status:error' }]);
+    model.setSavedQueries([{ name: 'slow', query: 'duration:>1s' }]);
+    expect(model.state().savedQueries).toEqual([{ name: 'slow', query: 'duration:>1s' }]);
+    expect(model.toWorkspace().queries).toEqual([{ name: 'slow', query: 'duration:>1s' }]);
+    model.setSavedQueries([]);
+    expect(model.state().savedQueries).toBeUndefined();
+    expect(model.toWorkspace().queries).toBeUndefined();
+  });
+});

@@ -7,7 +7,7 @@
 import { headerSecretValues, mayCarryCredential } from '../../lib/trace/secret-mask.ts';
 import type { ServerConfig } from '../../lib/model/server-config.ts';
 import type { ClientCapabilityChoice, WorkspaceState } from '../../lib/wire/wire.ts';
-import { isReference, referencesOf, resolveReferences, secretInputId, type InputDecl, type SavedCall, type Workspace, type WorkspaceServer } from '../../lib/workspace/workspace.ts';
+import { isReference, referencesOf, resolveReferences, secretInputId, type InputDecl, type SavedCall, type SavedQuery, type Workspace, type WorkspaceServer } from '../../lib/workspace/workspace.ts';
 import type { SessionView } from '../session/session.ts';
 import type { Rule } from '../../lib/model/rules.ts';
 
@@ -44,6 +44,8 @@ export interface EntryInit {
 export class WorkspaceModel {
   /** The interception rules in force (issue 13; the engine sets them), saved under `x-mcp-loupe.rules`. */
   rules: Rule[] = [];
+  /** Named History queries (issue 26), saved under `x-mcp-loupe.queries`. */
+  savedQueries: SavedQuery[] = [];
   /** Absolute path of the file read (--config) or last saved to. */
   path?: string;
   flavour: Workspace['flavour'] = 'mcpServers';
@@ -65,6 +67,7 @@ export class WorkspaceModel {
     this.flavour = workspace.flavour;
     this.other = workspace.other;
     this.inputs = [...workspace.inputs];
+    this.savedQueries = [...(workspace.queries ?? [])];
     this.notes.push(...workspace.notes);
     this.path = path;
     this.diskHash = hash;
@@ -129,6 +132,10 @@ export class WorkspaceModel {
     return entry !== undefined;
   }
 
+  setSavedQueries(queries: SavedQuery[]): void {
+    this.savedQueries = queries;
+  }
+
   /** The doctor saw these tools (hash pinning): kept for its next run, and saved with the workspace. */
   setToolPins(id: string, pins: Record<string, string>): void {
     const entry = this.entries.get(id);
@@ -187,7 +194,8 @@ export class WorkspaceModel {
       for (const input of referencesOf(entry.config).inputs) if (!this.inputValues.has(input)) needed.add(input);
     }
     const inputsNeeded = [...needed].map((id) => this.declaration(id));
-    return { path: this.path, flavour: this.flavour, savedCalls, inputsNeeded, notes: [...this.notes] };
+    const queries = this.savedQueries.length > 0 ? { savedQueries: [...this.savedQueries] } : {};
+    return { path: this.path, flavour: this.flavour, savedCalls, ...queries, inputsNeeded, notes: [...this.notes] };
   }
 
   /** What save-workspace writes: configs as written (secrets as references), the inputs they use declared. */
@@ -209,7 +217,7 @@ export class WorkspaceModel {
     // a registry entry's secret argument is, gets a masked prompt: Loupe cannot tell it is not secret).
     const referred = servers.flatMap((server) => referencesOf(server.config).inputs);
     const inputs = [...this.inputs, ...[...new Set(referred)].filter((id) => !this.inputs.some((i) => i.id === id)).map((id) => this.declaration(id))];
-    return { flavour: this.flavour, servers, inputs, notes: [], ...(this.other ? { other: this.other } : {}), ...(this.rules.length > 0 ? { rules: this.rules } : {}) };
+    return { flavour: this.flavour, servers, inputs, notes: [], ...(this.other ? { other: this.other } : {}), ...(this.rules.length > 0 ? { rules: this.rules } : {}), ...(this.savedQueries.length > 0 ? { queries: this.savedQueries } : {}) };
   }
 
   /** How an input is asked for: as declared, else as a masked prompt named by its id. */

@@ -18,6 +18,7 @@ const WORKSPACE_TYPES = new Set([
   'subscribe',
   'save-workspace',
   'set-saved-calls',
+  'set-saved-queries',
   'provide-inputs',
   'list-config-locations',
 ] as const);
@@ -50,6 +51,9 @@ export async function dispatchWorkspace(hub: HubContext, ws: WebSocket, message:
       return hub.subscribe(ws, message.sessions);
     case 'set-saved-calls':
       if (!hub.engine.model.setSavedCalls(message.session, message.calls)) return hub.sendError(ws, { code: 'NO_SESSION', message: `No session ${message.session}.` });
+      return hub.broadcastWorkspace();
+    case 'set-saved-queries':
+      hub.engine.model.setSavedQueries(message.queries);
       return hub.broadcastWorkspace();
     case 'provide-inputs':
       return provideInputs(hub, message.values);
