@@ -26,6 +26,7 @@ import { SavedCallsContainer, useSavedCallCount } from './saved-calls.tsx';
 import { ServersContainer } from './servers.tsx';
 import { TasksContainer, useActiveTaskCount } from './tasks.tsx';
 import { ToolsContainer } from './tools.tsx';
+import { Workbench } from './workbench.tsx';
 import { LoupeContext, SessionContext, useLoupeSelector, usePromptList, useResourceList, useSelectedServer, useServices, useSessionInfo, useTheme, useToolList } from '../_hooks/use-loupe.ts';
 import { useMainTab } from '../_hooks/use-primitives.ts';
 
@@ -163,6 +164,7 @@ function Shell(): ReactNode {
     <div className="flex min-h-screen flex-col">
       <TopBar dark={theme === 'dark'} onToggleTheme={() => services.theme.toggle()} />
       <Banners />
+      <Workbench />
       <main className="grid flex-1 gap-4 p-4 md:grid-cols-[minmax(18rem,24rem)_minmax(0,1fr)]">
         <aside className="min-w-0 space-y-3">
           <ServersContainer />
