@@ -16,6 +16,7 @@ import type { HistoryRow } from '../../lib/trace/trace.ts';
 import { interventionLinks } from '../_stores/intervention-links.ts';
 import { MergedHistoryStore } from '../_stores/merged-history-store.ts';
 import { serverName } from './servers.tsx';
+import { useQueryValues, useSavedQueries } from './history-query.ts';
 import { useLoupeSelector, useServices } from '../_hooks/use-loupe.ts';
 import { useStore } from '../_hooks/use-store.ts';
 
@@ -36,6 +37,8 @@ export function MergedHistoryContainer(): ReactNode {
   const methods = useMemo(() => [...store.methods().entries()].sort((a, b) => a[0].localeCompare(b[0])), [store, view.total]);
   const servers = order.flatMap((id) => (infos[id] ? [{ id, name: serverName(infos[id]) }] : []));
   const names = useMemo(() => new Map(servers.map((s) => [s.id, s.name])), [servers.map((s) => `${s.id}=${s.name}`).join('\n')]);
+  const values = useQueryValues(view.rows, () => store.methods().keys(), servers.map((s) => s.name), view.version);
+  const savedQueries = useSavedQueries();
   const { selected } = view;
   const session = selected ? infos[selected.event.session] : undefined;
   const canSend = session?.status === 'connected';
@@ -52,7 +55,7 @@ export function MergedHistoryContainer(): ReactNode {
     <section aria-label="History" className="grid gap-3 2xl:grid-cols-[minmax(0,1fr)_24rem]">
       <div className="min-w-0 space-y-2">
         <ServerFilter servers={servers} selected={view.sessions} onChange={(ids) => store.setServers(ids)} />
-        <HistoryToolbar filter={view.filter} methods={methods} shown={view.rows.length} total={view.total} violations={store.violations()} onFilter={(patch) => store.setFilter(patch)} onReset={() => store.resetFilter()} />
+        <HistoryToolbar filter={view.filter} methods={methods} shown={view.rows.length} total={view.total} violations={store.violations()} onFilter={(patch) => store.setFilter(patch)} onReset={() => store.resetFilter()} values={values} saved={savedQueries} />
         {view.total === 0 ? (
           <Note>No traffic yet on any server.</Note>
         ) : (

@@ -3,7 +3,7 @@
 import { useState, type ReactNode } from 'react';
 import { downloadData } from '@/components/ui/download.ts';
 import { TraceExportForm } from '@/components/history/trace-export-form.tsx';
-import { unfold } from '../../lib/trace/filter.ts';
+import { unfold, type TraceFilter } from '../../lib/trace/filter.ts';
 import { defaultSecretChoice, exportTrace, type SecretChoice } from '../../lib/trace/jsonl.ts';
 import type { ServerConfig } from '../../lib/model/server-config.ts';
 import type { TraceView } from '../_stores/trace-store.ts';
@@ -14,6 +14,19 @@ function fileName(view: TraceView): string {
   const server = (view.session?.serverInfo?.name ?? view.session?.config.name ?? 'session').replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 40);
   const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
   return `loupe-trace-${server}-${stamp}.jsonl`;
+}
+
+/** The filter in words: the query, then the controls that narrow (empty: nothing narrows). */
+export function describeFilter(filter: TraceFilter): string {
+  const parts: string[] = [];
+  if (filter.query?.trim()) parts.push(filter.query.trim());
+  if (filter.text.trim()) parts.push(JSON.stringify(filter.text.trim()));
+  if (filter.kinds.length > 0) parts.push(`kinds ${filter.kinds.join(', ')}`);
+  if (filter.methods.length > 0) parts.push(`method ${filter.methods.join(', ')}`);
+  if (filter.dir !== 'any') parts.push(`direction ${filter.dir}`);
+  if (filter.errorsOnly) parts.push('errors only');
+  if (filter.violationsOnly) parts.push('violations only');
+  return parts.join('; ');
 }
 
 export function ExportPanel({ view, onClose }: { view: TraceView; onClose(): void }): ReactNode {
@@ -40,6 +53,7 @@ export function ExportPanel({ view, onClose }: { view: TraceView; onClose(): voi
       total={view.index.rows.length}
       shown={view.rows.length}
       scope={scope}
+      filterText={describeFilter(view.filter) || undefined}
       names={names}
       what={config.kind === 'stdio' ? 'env' : 'headers'}
       secrets={secrets}

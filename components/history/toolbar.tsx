@@ -1,7 +1,14 @@
-/** The History filters: text anywhere in the raw JSON, kinds, method, direction, errors, violations, folding. */
+/**
+ * The History filters: the query (text anywhere in the raw JSON, or the query language of
+ * lib/trace/query.ts, with completion and saved queries), kinds, method, direction, errors,
+ * violations, folding. The controls and the query are ANDed.
+ */
 import type { ReactNode } from 'react';
 import { ROW_KINDS, type DirectionFilter, type TraceFilter } from '../../lib/trace/filter.ts';
+import type { QueryValues } from '../../lib/trace/query-complete.ts';
 import { buttonClass, inputClass } from '../ui/ui.tsx';
+import { QueryBox } from './query-box.tsx';
+import { SavedQueries, type SavedQueriesProps } from './saved-queries.tsx';
 
 export interface HistoryToolbarProps {
   filter: TraceFilter;
@@ -12,7 +19,14 @@ export interface HistoryToolbarProps {
   violations: number;
   onFilter(patch: Partial<TraceFilter>): void;
   onReset(): void;
+  /** What the trace holds, for the query's completion. */
+  values?(): QueryValues;
+  /** The workspace's saved queries (absent: none can be saved here). */
+  saved?: Omit<SavedQueriesProps, 'current' | 'onApply'>;
 }
+
+const NO_VALUES: QueryValues = { method: [], server: [], kind: [], tool: [] };
+const noValues = () => NO_VALUES;
 
 const chip = 'rounded-full border px-2 py-0.5 text-xs';
 const chipOn = 'border-sky-700 bg-sky-700 text-white dark:border-sky-500 dark:bg-sky-700';
@@ -32,12 +46,12 @@ function Check({ label, checked, onChange }: { label: string; checked: boolean; 
   );
 }
 
-export function HistoryToolbar({ filter, methods, shown, total, violations, onFilter, onReset }: HistoryToolbarProps): ReactNode {
+export function HistoryToolbar({ filter, methods, shown, total, violations, onFilter, onReset, values, saved }: HistoryToolbarProps): ReactNode {
   const narrowed = shown !== total;
   return (
     <div className="space-y-2">
-      <div className="flex items-center gap-2">
-        <input type="search" aria-label="Filter history" placeholder="Search the raw JSON, noise and stderr…" className={inputClass} value={filter.text} onChange={(e) => onFilter({ text: e.target.value })} />
+      <div className="flex items-start gap-2">
+        <QueryBox value={filter.query ?? ''} onChange={(query) => onFilter({ query })} values={values ?? noValues} />
         <span role="status" aria-label="Rows shown" className="shrink-0 text-xs tabular-nums text-zinc-500 dark:text-zinc-400">
           {narrowed ? `${shown.toLocaleString('en')} of ${total.toLocaleString('en')} rows` : `${total.toLocaleString('en')} rows`}
         </span>
@@ -75,6 +89,7 @@ export function HistoryToolbar({ filter, methods, shown, total, violations, onFi
         <Check label={`Violations only (${violations})`} checked={filter.violationsOnly} onChange={(violationsOnly) => onFilter({ violationsOnly })} />
         <Check label="Fold responses into requests" checked={filter.fold} onChange={(fold) => onFilter({ fold })} />
       </div>
+      {saved && <SavedQueries {...saved} current={filter.query ?? ''} onApply={(query) => onFilter({ query })} />}
     </div>
   );
 }

@@ -11,6 +11,8 @@ export interface TraceExportFormProps {
   total: number;
   shown: number;
   scope: 'all' | 'shown';
+  /** What the filter is, in words (the query and the controls set), said beside `The rows the filter shows`. */
+  filterText?: string;
   /** Env variable names (stdio) or header names (HTTP) of the session's config. */
   names: readonly string[];
   what: 'env' | 'headers';
@@ -21,16 +23,16 @@ export interface TraceExportFormProps {
   onClose(): void;
 }
 
-function Radio({ label, checked, onChange }: { label: string; checked: boolean; onChange(): void }): ReactNode {
+function Radio({ label, checked, onChange, describedBy }: { label: string; checked: boolean; onChange(): void; describedBy?: string }): ReactNode {
   return (
     <label className="flex items-center gap-1.5">
-      <input type="radio" name="trace-export-scope" checked={checked} onChange={onChange} />
+      <input type="radio" name="trace-export-scope" checked={checked} onChange={onChange} aria-describedby={describedBy} />
       {label}
     </label>
   );
 }
 
-export function TraceExportForm({ total, shown, scope, names, what, secrets, onScope, onSecrets, onDownload, onClose }: TraceExportFormProps): ReactNode {
+export function TraceExportForm({ total, shown, scope, filterText, names, what, secrets, onScope, onSecrets, onDownload, onClose }: TraceExportFormProps): ReactNode {
   const marked = what === 'env' ? secrets.env : secrets.headers;
   const mark = (name: string, on: boolean) => {
     const next = on ? [...marked, name] : marked.filter((n) => n !== name);
@@ -41,7 +43,12 @@ export function TraceExportForm({ total, shown, scope, names, what, secrets, onS
       <fieldset className="space-y-1">
         <legend className="text-xs font-semibold text-zinc-600 dark:text-zinc-300">What</legend>
         <Radio label={`The whole trace (${total.toLocaleString('en')} events)`} checked={scope === 'all'} onChange={() => onScope('all')} />
-        <Radio label={`The rows the filter shows (${shown.toLocaleString('en')})`} checked={scope === 'shown'} onChange={() => onScope('shown')} />
+        <Radio label={`The rows the filter shows (${shown.toLocaleString('en')})`} checked={scope === 'shown'} onChange={() => onScope('shown')} describedBy={filterText ? 'trace-export-filter' : undefined} />
+        {filterText && (
+          <p id="trace-export-filter" className="pl-5 font-mono text-xs text-zinc-600 dark:text-zinc-300">
+            Only what the filter shows: {filterText}
+          </p>
+        )}
       </fieldset>
       <fieldset className="space-y-1">
         <legend className="text-xs font-semibold text-zinc-600 dark:text-zinc-300">Secrets</legend>

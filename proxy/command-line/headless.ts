@@ -6,6 +6,7 @@
  * tools/list`. A `--` in the target ends that: what follows it goes to the server untouched.
  */
 import { parsePath } from '../../lib/json/json-path.ts';
+import { parseQuery } from '../../lib/trace/query.ts';
 import { CLI_METHODS, type CliMethod, type CliOptions, type HeadlessMode, type HeadlessOptions } from './types.ts';
 
 export function emptyHeadless(): HeadlessOptions {
@@ -97,6 +98,14 @@ function applyMockPort(o: CliOptions, value: string, f: string): string | undefi
   return undefined;
 }
 
+function applyFilter(o: CliOptions, value: string, f: string): string | undefined {
+  if (value.trim() === '') return `${f} needs a query, as in ${f} 'method:tools/call -status:error'.`;
+  const { error } = parseQuery(value);
+  if (error) return `${f}: ${error.message}`;
+  h(o).filter = value;
+  return undefined;
+}
+
 export const HEADLESS_OPTIONS = new Map<string, HeadlessSpec>([
   ['--cli', flag((o) => (h(o).cli = true))],
   ['--method', valued(applyMethod, true)],
@@ -108,6 +117,7 @@ export const HEADLESS_OPTIONS = new Map<string, HeadlessSpec>([
   ['--prompt-args', valued(applyKeyValue((o) => h(o).promptArgs), true)],
   ['--format', valued(applyFormat, true)],
   ['--verbose', flag((o) => (h(o).verbose = true), true)],
+  ['--filter', valued(applyFilter, true)],
   ['--timeout', valued(applyTimeout, true)],
   ['--elicit', valued(applyElicit)],
   ['--sample', valued((o, v) => void (h(o).sample = v))],
@@ -188,6 +198,7 @@ export function checkHeadless(o: CliOptions): string | undefined {
     const path = parsePath(rule);
     if (!path.ok) return `--ignore: ${path.error}`;
   }
+  if (x.filter !== undefined && !x.verbose) return '--filter chooses the frames --verbose prints: add --verbose.';
   if (x.updateLock && x.lock === undefined) return '--update-lock needs --lock FILE.';
   if (mode !== undefined && mode !== 'cli' && x.method !== undefined) return `--method is for --cli; --${mode} makes its own requests.`;
   // With --config and no --server, a file of one server will do (proxy/faces/cli/run.ts checks).

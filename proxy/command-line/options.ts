@@ -56,6 +56,7 @@ Without a browser (same targets; exit 0 ok, 1 server error / isError / failures 
       --prompt-name <name>        the prompt of prompts/get, with --prompt-args key=value (repeatable)
       --format pretty|json|text   pretty JSON (default), one line, or the text content alone
       --verbose                   the protocol trace on stderr
+      --filter <query>            with --verbose: only the frames the History query matches ('method:tools/call -status:error')
       --timeout <ms>              how long each request (and initialize) may take
     (the request options may also follow the target, as in the official inspector's CLI; a -- ends them)
   mcp-loupe --smoke [--junit <file>] [--no-negative] [--allow-writes] <target>

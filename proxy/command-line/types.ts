@@ -82,6 +82,8 @@ export interface HeadlessOptions {
   /** `--export-tools FORMAT` (issue 14): the tool definitions for an LLM API on stdout. */
   exportTools?: ExportToolsFormat;
   verbose: boolean;
+  /** `--filter QUERY` (issue 26): --verbose prints only the frames the History query lets through. */
+  filter?: string;
   /** `--timeout`: each request's (and, without --connect-timeout, initialize's) limit in ms. */
   timeoutMs?: number;
   elicit?: ElicitPolicy;

@@ -12,12 +12,13 @@ import { fetchAllPages } from '../../../lib/client/paged-list.ts';
 import { serverRunsToolTasks, taskSupportOf } from '../../../lib/client/tasks.ts';
 import type { ServerConfig } from '../../../lib/model/server-config.ts';
 import { resolveReferences } from '../../../lib/workspace/references.ts';
-import type { LoupeError, RpcError, SessionInfo, TraceEvent } from '../../../lib/wire/wire.ts';
+import type { LoupeError, RpcError, SessionInfo } from '../../../lib/wire/wire.ts';
 import type { ResolvedTarget } from '../../command-line/target.ts';
 import type { CliOptions, HeadlessOptions } from '../../command-line/types.ts';
 import { modeOf } from '../../command-line/headless.ts';
 import { oauthOptionsOf } from '../../command-line/oauth.ts';
 import { headlessPolicy } from './policy.ts';
+import { verbosePrinter } from './verbose.ts';
 import { openFaceSession, type FaceSession } from './face-session.ts';
 import { EXIT, type HeadlessIo } from './io.ts';
 import { runMockMode } from './mock.ts';
@@ -103,7 +104,7 @@ async function withSession(given: ServerConfig, secrets: Secrets, options: CliOp
     rememberCredentials: options.oauth.rememberCredentials,
     rules: options.relay.loaded,
     onTrace: (trace) => {
-      if (h.verbose) trace.subscribe((event) => io.stderr(verboseLine(event)));
+      if (h.verbose) trace.subscribe(verbosePrinter(h.filter, config.name, io.stderr));
       if (h.record) {
         try {
           recording = startRecording(h.record, trace, initialInfo(config), secrets);
@@ -155,28 +156,6 @@ export function connectFailure(error: LoupeError): string {
   const tail = (error.detail as { stderrTail?: unknown } | undefined)?.stderrTail;
   if (typeof tail === 'string' && tail.trim() !== '') lines.push(tail.trimEnd().split('\n').map((l) => `  | ${l}`).join('\n'));
   return lines.join('\n');
-}
-
-/** `--verbose`: the protocol trace on stderr, one line per event, the frames exactly as sent. */
-function verboseLine(event: TraceEvent): string {
-  switch (event.kind) {
-    case 'frame':
-      return `${event.dir === 'out' ? '→' : '←'} ${event.raw}\n`;
-    case 'stderr':
-      return event.text.replace(/\n?$/, '\n').replace(/^/gm, 'stderr| ');
-    case 'noise':
-      return `noise| ${event.text}\n`;
-    case 'http':
-      return `http| ${event.method} ${event.url} → ${event.status ?? event.error ?? ''}\n`;
-    case 'transport':
-      return `· ${event.message}\n`;
-    case 'auth':
-      return `auth| ${event.step} ${event.status}: ${event.message}\n`;
-    case 'spec':
-      return `spec| #${event.of} breaks the ${event.version} schema (${event.schema}): ${event.issues.join('; ')}\n`;
-    default:
-      return `· ${event.kind}\n`;
-  }
 }
 
 /** How the recording's client spoke: its capabilities, and whether it was a 2026-07-28 session. */
