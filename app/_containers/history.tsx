@@ -19,6 +19,7 @@ import type { TraceIndex } from '../../lib/trace/row-index.ts';
 import { interventionLinks } from '../_stores/intervention-links.ts';
 import type { ActionsState } from '../_stores/trace-actions.ts';
 import { ExportPanel } from './trace-export.tsx';
+import { useQueryValues, useSavedQueries } from './history-query.ts';
 import type { TraceView } from '../_stores/trace-store.ts';
 import { useSession, useTrace, useTraceActions } from '../_hooks/use-loupe.ts';
 
@@ -100,6 +101,9 @@ export function HistoryContainer(): ReactNode {
   const selected = view.selectedSeq === undefined ? undefined : index.find(view.selectedSeq);
   const links = useMemo(() => interventionLinks(index.rows, selected), [index, selected, view.version]);
   const { canSend, reason } = sendState(view);
+  const queryServer = view.session?.name;
+  const values = useQueryValues(index.rows, () => index.methods.keys(), queryServer ? [queryServer] : [], view.version);
+  const savedQueries = useSavedQueries();
   const rounds = useMemo<HistoryRounds | undefined>(
     () => (view.rounds.size === 0 ? undefined : { groupOf: (row) => view.rounds.groupOf(row), open: view.openRounds, onToggle: (headSeq, open) => trace.setRoundsOpen(headSeq, open) }),
     [trace, view.rounds, view.openRounds, view.rounds.size],
@@ -124,7 +128,7 @@ export function HistoryContainer(): ReactNode {
       {exportOpen && <ExportPanel view={view} onClose={() => setExportOpen(false)} />}
       <section aria-label="History" className="grid gap-3 2xl:grid-cols-[minmax(0,1fr)_24rem]">
         <div className="min-w-0 space-y-2">
-          <HistoryToolbar filter={filter} methods={methods} shown={rows.length} total={index.rows.length} violations={index.violationRows} onFilter={(patch) => trace.setFilter(patch)} onReset={() => trace.resetFilter()} />
+          <HistoryToolbar filter={filter} methods={methods} shown={rows.length} total={index.rows.length} violations={index.violationRows} onFilter={(patch) => trace.setFilter(patch)} onReset={() => trace.resetFilter()} values={values} saved={savedQueries} />
           {index.rows.length === 0 ? (
             <Note>No traffic yet.</Note>
           ) : (
