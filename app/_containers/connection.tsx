@@ -70,9 +70,11 @@ export function ConnectionContainer({ id }: { id: string | undefined }): ReactNo
         onDisconnect={() => session && app.disconnect(session.id)}
         onReconnect={session ? () => app.connect(session.id, session.config) : undefined}
       />
+      {/* Loupe's side of the connection (what it declared, the roots it offers) right under it, where a
+          user looks for client settings; not under the server's information and surface (issue 26). */}
+      <ClientContainer session={session} />
       <ServerPanel session={session?.status === 'connected' ? session : undefined} />
       <SurfaceContainer id={id} />
-      <ClientContainer session={session} />
     </div>
   );
 }

@@ -19,9 +19,10 @@ import type { TraceIndex } from '../../lib/trace/row-index.ts';
 import { interventionLinks } from '../_stores/intervention-links.ts';
 import type { ActionsState } from '../_stores/trace-actions.ts';
 import { ExportPanel } from './trace-export.tsx';
-import { useQueryValues, useSavedQueries } from './history-query.ts';
 import type { TraceView } from '../_stores/trace-store.ts';
 import { useSession, useTrace, useTraceActions } from '../_hooks/use-loupe.ts';
+import { SplitPane } from '@/components/ui/splitter.tsx';
+import { usePaneSize } from '../_hooks/use-layout.ts';
 
 /** How far back to look for the frame the composer just sent. */
 const FIND_SENT_WITHIN = 5_000;
@@ -95,15 +96,13 @@ export function HistoryContainer(): ReactNode {
   const view = useTrace();
   const actions = useTraceActions();
   const [exportOpen, setExportOpen] = useState(false);
+  const pane = usePaneSize('history.detail');
   const { index, rows, filter } = view;
   const methods = useMemo(() => [...index.methods.entries()].sort((a, b) => a[0].localeCompare(b[0])), [index, view.version]);
   const stderr = useMemo(() => index.stderr(), [index, view.version]);
   const selected = view.selectedSeq === undefined ? undefined : index.find(view.selectedSeq);
   const links = useMemo(() => interventionLinks(index.rows, selected), [index, selected, view.version]);
   const { canSend, reason } = sendState(view);
-  const queryServer = view.session?.name;
-  const values = useQueryValues(index.rows, () => index.methods.keys(), queryServer ? [queryServer] : [], view.version);
-  const savedQueries = useSavedQueries();
   const rounds = useMemo<HistoryRounds | undefined>(
     () => (view.rounds.size === 0 ? undefined : { groupOf: (row) => view.rounds.groupOf(row), open: view.openRounds, onToggle: (headSeq, open) => trace.setRoundsOpen(headSeq, open) }),
     [trace, view.rounds, view.openRounds, view.rounds.size],
@@ -126,9 +125,10 @@ export function HistoryContainer(): ReactNode {
         onPing={() => void traceActions.ping()}
       />
       {exportOpen && <ExportPanel view={view} onClose={() => setExportOpen(false)} />}
-      <section aria-label="History" className="grid gap-3 2xl:grid-cols-[minmax(0,1fr)_24rem]">
+      <section aria-label="History">
+        <SplitPane label="Resize frame detail" sized="second" defaultSize={384} min={256} max={960} otherMin={520} {...pane}>
         <div className="min-w-0 space-y-2">
-          <HistoryToolbar filter={filter} methods={methods} shown={rows.length} total={index.rows.length} violations={index.violationRows} onFilter={(patch) => trace.setFilter(patch)} onReset={() => trace.resetFilter()} values={values} saved={savedQueries} />
+          <HistoryToolbar filter={filter} methods={methods} shown={rows.length} total={index.rows.length} violations={index.violationRows} onFilter={(patch) => trace.setFilter(patch)} onReset={() => trace.resetFilter()} />
           {index.rows.length === 0 ? (
             <Note>No traffic yet.</Note>
           ) : (
@@ -152,6 +152,7 @@ export function HistoryContainer(): ReactNode {
           </Panel>
           <Composer view={view} actions={actions} canSend={canSend} reason={reason} />
         </div>
+        </SplitPane>
       </section>
       <StderrPanel text={stderr.text} trimmed={stderr.trimmed} />
     </div>

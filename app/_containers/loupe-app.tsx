@@ -12,7 +12,6 @@ import { RelayNote } from '@/components/servers/relay-note.tsx';
 import { Note } from '@/components/ui/ui.tsx';
 import { TopBar } from '@/components/shell/top-bar.tsx';
 import { PromptsContainer, ResourcesContainer } from './catalog-containers.tsx';
-import { ConnectionContainer } from './connection.tsx';
 import { DoctorContainer } from './doctor.tsx';
 import { HistoryContainer } from './history.tsx';
 import { InterceptContainer, useHeldCount } from './intercept.tsx';
@@ -23,7 +22,7 @@ import { OAuthContainer } from './oauth.tsx';
 import { PendingContainer } from './pending.tsx';
 import { PlaygroundContainer } from './playground.tsx';
 import { SavedCallsContainer, useSavedCallCount } from './saved-calls.tsx';
-import { ServersContainer } from './servers.tsx';
+import { SideColumn, sideColumns, useSideColumnOpen } from './side-column.tsx';
 import { TasksContainer, useActiveTaskCount } from './tasks.tsx';
 import { ToolsContainer } from './tools.tsx';
 import { Workbench } from './workbench.tsx';
@@ -87,17 +86,18 @@ function MainTabs({ active }: { active: boolean }): ReactNode {
   const savedCalls = useSavedCallCount();
   const held = useHeldCount();
   const tabs: TabSpec<TabId>[] = [
-    { id: 'tools', label: 'Tools', count: tools.status === 'done' ? tools.items.length : undefined },
-    { id: 'resources', label: 'Resources', count: resources.status === 'done' ? resources.items.length : undefined },
-    { id: 'prompts', label: 'Prompts', count: prompts.status === 'done' ? prompts.items.length : undefined },
-    { id: 'history', label: 'History' },
-    { id: 'notifications', label: 'Notifications' },
-    { id: 'tasks', label: 'Tasks', count: activeTasks > 0 ? activeTasks : undefined },
-    { id: 'doctor', label: 'Doctor' },
-    { id: 'saved-calls', label: 'Saved calls', count: savedCalls > 0 ? savedCalls : undefined },
-    { id: 'intercept', label: 'Intercept', count: held > 0 ? held : undefined },
-    { id: 'playground', label: 'Playground' },
-    ...(remote ? [{ id: 'oauth' as const, label: 'OAuth' }] : []),
+    // Grouped (issue 26): a divider between groups; the row never wraps, `More` lists what it cannot show.
+    { id: 'tools', label: 'Tools', group: 'Inspect', count: tools.status === 'done' ? tools.items.length : undefined },
+    { id: 'resources', label: 'Resources', group: 'Inspect', count: resources.status === 'done' ? resources.items.length : undefined },
+    { id: 'prompts', label: 'Prompts', group: 'Inspect', count: prompts.status === 'done' ? prompts.items.length : undefined },
+    { id: 'saved-calls', label: 'Saved calls', group: 'Inspect', count: savedCalls > 0 ? savedCalls : undefined },
+    { id: 'history', label: 'History', group: 'Observe' },
+    { id: 'notifications', label: 'Notifications', group: 'Observe' },
+    { id: 'tasks', label: 'Tasks', group: 'Observe', count: activeTasks > 0 ? activeTasks : undefined },
+    { id: 'intercept', label: 'Intercept', group: 'Debug', count: held > 0 ? held : undefined },
+    { id: 'doctor', label: 'Doctor', group: 'Debug' },
+    ...(remote ? [{ id: 'oauth' as const, label: 'OAuth', group: 'Debug' }] : []),
+    { id: 'playground', label: 'Playground', group: 'Play' },
   ];
   const listing = tab === 'tools' || tab === 'resources' || tab === 'prompts';
   const Panel = tab === 'tools' || !active || (relay && listing) ? undefined : PANELS[tab];
@@ -160,16 +160,14 @@ function Shell(): ReactNode {
   const services = useServices();
   const theme = useTheme();
   const shown = useSelectedServer();
+  const open = useSideColumnOpen();
   return (
     <div className="flex min-h-screen flex-col">
       <TopBar dark={theme === 'dark'} onToggleTheme={() => services.theme.toggle()} />
       <Banners />
       <Workbench />
-      <main className="grid flex-1 gap-4 p-4 md:grid-cols-[minmax(18rem,24rem)_minmax(0,1fr)]">
-        <aside className="min-w-0 space-y-3">
-          <ServersContainer />
-          {shown !== ALL_SERVERS && <ConnectionContainer key={shown ?? ''} id={shown} />}
-        </aside>
+      <main className={`grid flex-1 gap-4 p-4 ${sideColumns(open)}`}>
+        <SideColumn shown={shown} />
         <div className="min-w-0">
           <PendingContainer />
           <ServerViews shown={shown} />

@@ -11,6 +11,8 @@ import { useSaveCall } from './saved-calls.tsx';
 import { usePromptView } from '../_hooks/use-primitives.ts';
 import { usePromptList, useServices, useSession, useSessionInfo } from '../_hooks/use-loupe.ts';
 import { useStore } from '../_hooks/use-store.ts';
+import { SplitPane } from '@/components/ui/splitter.tsx';
+import { usePaneSize } from '../_hooks/use-layout.ts';
 
 export function PromptsContainer(): ReactNode {
   const { nav } = useServices();
@@ -20,6 +22,7 @@ export function PromptsContainer(): ReactNode {
   const session = useSessionInfo();
   const completions = services.completions;
   const saveCall = useSaveCall();
+  const pane = usePaneSize('prompts.list');
   const entries = useStore(completions);
   const sel = view.selected;
   const index = sel === undefined ? -1 : prompts.items[sel.index]?.name === sel.name ? sel.index : prompts.items.findIndex((p) => p.name === sel.name);
@@ -33,7 +36,7 @@ export function PromptsContainer(): ReactNode {
     void services.resourceView.read(uri, 'link');
   };
   return (
-    <div className="grid gap-3 lg:grid-cols-[minmax(16rem,24rem)_minmax(0,1fr)]">
+    <SplitPane label="Resize prompt list" sized="first" defaultSize={320} min={192} max={640} otherMin={320} {...pane}>
       <Panel title={`Prompts (${prompts.items.length})`} className="min-w-0">
         <ListStatus what="prompts" {...prompts} onRefresh={() => services.prompts.refresh()} />
         <div className="mt-2"><PromptList prompts={prompts.items} selected={index >= 0 ? index : undefined} onSelect={(i) => services.promptView.select(prompts.items[i].name, i)} /></div>
@@ -58,6 +61,6 @@ export function PromptsContainer(): ReactNode {
         </Panel>
         <Panel className="min-w-0"><PromptMessages get={view.get} onOpenResource={openResource} /></Panel>
       </div>
-    </div>
+    </SplitPane>
   );
 }

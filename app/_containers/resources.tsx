@@ -11,6 +11,8 @@ import { useSaveCall } from './saved-calls.tsx';
 import { useResourceView } from '../_hooks/use-primitives.ts';
 import { useResourceList, useSession, useSessionInfo, useTemplateList } from '../_hooks/use-loupe.ts';
 import { useStore } from '../_hooks/use-store.ts';
+import { SplitPane } from '@/components/ui/splitter.tsx';
+import { usePaneSize } from '../_hooks/use-layout.ts';
 
 function Templates({ onRead }: { onRead(uri: string, template: string): void }): ReactNode {
   const services = useSession();
@@ -54,8 +56,9 @@ export function ResourcesContainer(): ReactNode {
   const resourcesCap = session?.capabilities?.resources as { subscribe?: unknown } | undefined;
   const read = view.read;
   const saveCall = useSaveCall();
+  const pane = usePaneSize('resources.list');
   return (
-    <div className="grid gap-3 lg:grid-cols-[minmax(16rem,26rem)_minmax(0,1fr)]">
+    <SplitPane label="Resize resource list" sized="first" defaultSize={352} min={192} max={640} otherMin={320} {...pane}>
       <div className="min-w-0 space-y-3">
         <Panel title={`Resources (${resources.items.length})`}>
           <ListStatus what="resources" {...resources} onRefresh={() => services.resources.refresh()} />
@@ -76,6 +79,6 @@ export function ResourcesContainer(): ReactNode {
           onSaveCall={(name) => (read ? saveCall({ name, kind: 'resource', target: read.uri }) : undefined)}
         />
       </Panel>
-    </div>
+    </SplitPane>
   );
 }

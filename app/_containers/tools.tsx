@@ -72,6 +72,20 @@ function ToolViews({ session, selected }: { session: string; selected?: string }
     ));
 }
 
+/** The list pane, left of its splitter: the list's status and the tools. */
+function ToolListPane({ index, onSelect }: { index: number; onSelect(i: number): void }): ReactNode {
+  const model = useSession();
+  const list = useToolList();
+  return (
+    <Panel title="Tools" className="flex min-h-0 min-w-0 flex-col lg:max-h-[calc(100vh-9rem)]">
+      <ListStatus what="tools" status={list.status} pages={list.pages} note={list.note} error={list.error} problems={list.problems} changes={list.changes} fetches={list.fetches} cache={list.cache} servedFromCache={list.servedFromCache} onFetchAgain={list.onFetchAgain} onRefresh={() => model.tools.refresh()} />
+      <div className="mt-2 flex min-h-0 flex-1 flex-col">
+        <ToolList tools={list.items} selected={index >= 0 ? index : undefined} onSelect={onSelect} />
+      </div>
+    </Panel>
+  );
+}
+
 export function ToolsContainer(): ReactNode {
   const services = useServices();
   const model = useSession();
@@ -83,6 +97,7 @@ export function ToolsContainer(): ReactNode {
   // Kept in the session's model: switching servers and back finds the same tool selected.
   const selected = useStore(model.selectedTool);
   const setSelected = (next: Selection) => model.selectedTool.set(next);
+  const selectByName = (name: string, i = list.items.findIndex((t) => t.name === name)) => i >= 0 && setSelected({ name, index: i });
   const index = selectedIndex(list.items, selected);
   const tool = index >= 0 ? list.items[index] : undefined;
   const connected = session?.status === 'connected';
@@ -97,28 +112,15 @@ export function ToolsContainer(): ReactNode {
   const task = useResultTask(tool?.name);
   useOpenView(tool, shown, latest);
   const elsewhere = calls.filter((c) => c.status === 'running' && c !== shown);
-  const pane = usePaneSize('tools.list');
   const openResource = (uri: string) => {
     services.nav.show('resources');
     void model.resourceView.read(uri, 'link');
   };
   return (
-    <SplitPane label="Resize tool list" sized="first" defaultSize={320} min={192} max={640} otherMin={320} {...pane} className="min-h-0">
-      <Panel title="Tools" className="flex min-h-0 min-w-0 flex-col lg:max-h-[calc(100vh-9rem)]">
-        <ListStatus what="tools" status={list.status} pages={list.pages} note={list.note} error={list.error} problems={list.problems} changes={list.changes} fetches={list.fetches} cache={list.cache} servedFromCache={list.servedFromCache} onFetchAgain={list.onFetchAgain} onRefresh={() => model.tools.refresh()} />
-        <div className="mt-2 flex min-h-0 flex-1 flex-col">
-          <ToolList tools={list.items} selected={index >= 0 ? index : undefined} onSelect={(i) => setSelected({ name: list.items[i].name, index: i })} />
-        </div>
-      </Panel>
+    <SplitPane label="Resize tool list" sized="first" defaultSize={320} min={192} max={640} otherMin={320} {...usePaneSize('tools.list')} className="min-h-0">
+      <ToolListPane index={index} onSelect={(i) => setSelected({ name: list.items[i].name, index: i })} />
       <div className="min-w-0 space-y-3">
-        <ToolCalls
-          calls={elsewhere}
-          onCancel={(id) => model.call.cancel(id)}
-          onShow={(name) => {
-            const i = list.items.findIndex((t) => t.name === name);
-            if (i >= 0) setSelected({ name, index: i });
-          }}
-        />
+        <ToolCalls calls={elsewhere} onCancel={(id) => model.call.cancel(id)} onShow={(name) => selectByName(name)} />
         <Panel>
           {tool ? (
             <ToolForm

@@ -1,5 +1,5 @@
 /** The connection panel: the session's status, the protocol it speaks, its failure (if any) and the target form. */
-import type { ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import type { ServerConfig } from '../../lib/model/server-config.ts';
 import type { LoupeError, SessionStatus } from '../../lib/wire/wire.ts';
 import type { ClientCapabilityChoice } from '../../lib/wire/wire.ts';
@@ -7,6 +7,7 @@ import type { OAuthState } from '../../lib/wire/oauth.ts';
 import { ConnectionForm, type ClientOptions, type Secrets } from './form.tsx';
 import { hasProtocolInfo, ProtocolInfo, type ProtocolInfoProps } from './protocol-info.tsx';
 import { SessionError } from './session-error.tsx';
+import { ConnectionSummary } from './summary.tsx';
 import { buttonClass, Note, Panel } from '../ui/ui.tsx';
 import { useNow } from '../ui/use-now.ts';
 
@@ -145,15 +146,50 @@ function StatusError({ status, error, onReconnect }: { status?: SessionStatus; e
   );
 }
 
+/**
+ * Whether the form shows: always but on a connected session, where it folds to the summary until
+ * `Edit`; a new connection (Connect, Reconnect) folds it again once connected.
+ */
+function useFolding(status: SessionStatus | undefined): { folded: boolean; editing: boolean; setEditing(on: boolean): void; formRef: RefObject<HTMLDivElement | null> } {
+  const [editing, setEditing] = useState(false);
+  const [seen, setSeen] = useState(status);
+  const asked = useRef(false);
+  const formRef = useRef<HTMLDivElement>(null);
+  if (status !== seen) {
+    setSeen(status);
+    if (status === 'connected') setEditing(false);
+  }
+  useEffect(() => {
+    // Focus follows Edit to the form's first field (the Edit button is gone).
+    if (editing && asked.current) formRef.current?.querySelector<HTMLElement>('select, input')?.focus();
+    asked.current = false;
+  }, [editing]);
+  const set = (on: boolean) => {
+    asked.current = on;
+    setEditing(on);
+  };
+  return { folded: status === 'connected' && !editing, editing, setEditing: set, formRef };
+}
+
 export function ConnectionPanel(props: ConnectionPanelProps): ReactNode {
   const { word, dot } = statusWord(props.status, props.synced);
+  const { folded, editing, setEditing, formRef } = useFolding(props.status);
+  const fold = props.status === 'connected' && editing
+    ? <button type="button" aria-label="Fold connection" className={`${buttonClass} !px-2 !py-1 !text-xs`} onClick={() => setEditing(false)}>Fold</button>
+    : undefined;
   return (
-    <Panel title="Connection" label="Connection">
-      <div role="status" className="mb-3 flex items-center gap-2 text-sm">
-        <span aria-hidden="true" className={`inline-block size-2.5 rounded-full ${dot}`} />
-        <span className="font-semibold">{word}</span>
-        {props.statusDetail && <span className="text-zinc-500 dark:text-zinc-400">{` · ${props.statusDetail}`}</span>}
-      </div>
+    <Panel title={folded ? undefined : 'Connection'} label="Connection" actions={fold}>
+      {folded ? (
+        <div className="mb-1">
+          <ConnectionSummary word={word} dot={dot} detail={props.statusDetail} canDisconnect={props.canDisconnect} onEdit={() => setEditing(true)} onDisconnect={props.onDisconnect} />
+        </div>
+      ) : (
+        <div role="status" className="mb-3 flex items-center gap-2 text-sm">
+          <span aria-hidden="true" className={`inline-block size-2.5 rounded-full ${dot}`} />
+          <span className="font-semibold">{word}</span>
+          {props.statusDetail && <span className="text-zinc-500 dark:text-zinc-400">{` · ${props.statusDetail}`}</span>}
+        </div>
+      )}
       {/* Also on a connected session: a step-up (403 insufficient_scope) asks for a new sign-in mid-call. */}
       {(props.auth?.phase === 'waiting-for-user' || (props.status === 'connecting' && props.auth?.phase === 'working')) ? (
         <SignIn auth={props.auth!} onCancel={props.onCancel} />
@@ -163,18 +199,21 @@ export function ConnectionPanel(props: ConnectionPanelProps): ReactNode {
       {props.status === 'connected' && props.auth?.phase === 'signed-in' && <SignedIn auth={props.auth} />}
       {props.protocol && hasProtocolInfo(props.protocol) && <ProtocolInfo session={props.protocol} />}
       <StatusError status={props.status} error={props.error} onReconnect={props.canConnect ? props.onReconnect : undefined} />
-      <ConnectionForm
-        key={props.formKey}
-        config={props.config}
-        clientCapabilities={props.clientCapabilities}
-        timeoutSeconds={props.timeoutSeconds}
-        connectTimeoutMs={props.connectTimeoutMs}
-        canConnect={props.canConnect}
-        canDisconnect={props.canDisconnect}
-        onConnect={props.onConnect}
-        secrets={props.secrets}
-        onDisconnect={props.onDisconnect}
-      />
+      {/* Folded, the form stays mounted (hidden): what was typed before a fold is still there after Edit. */}
+      <div ref={formRef} hidden={folded}>
+        <ConnectionForm
+          key={props.formKey}
+          config={props.config}
+          clientCapabilities={props.clientCapabilities}
+          timeoutSeconds={props.timeoutSeconds}
+          connectTimeoutMs={props.connectTimeoutMs}
+          canConnect={props.canConnect}
+          canDisconnect={props.canDisconnect}
+          onConnect={props.onConnect}
+          secrets={props.secrets}
+          onDisconnect={props.onDisconnect}
+        />
+      </div>
     </Panel>
   );
 }

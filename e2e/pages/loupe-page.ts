@@ -87,6 +87,7 @@ export class LoupePage {
    * panel shows the fields by transport), then press Connect.
    */
   async connectToCommand(command: string, args: string): Promise<void> {
+    await this.unfoldConnection();
     if (!(await this.command().isVisible())) await this.chooseTransport(/stdio/i);
     await this.command().fill(command);
     await this.arguments().fill(args);
@@ -95,6 +96,7 @@ export class LoupePage {
 
   /** Enter a URL target in the connection panel, then press Connect. */
   async connectToUrl(url: string): Promise<void> {
+    await this.unfoldConnection();
     if (!(await this.urlField().isVisible())) await this.chooseTransport(/http/i);
     await this.urlField().fill(url);
     await this.pressConnect();
@@ -110,8 +112,22 @@ export class LoupePage {
     await connect.click();
   }
 
+  /** `Edit connection`: a connected session's form is folded to one line (issue 26); this opens it. */
+  editConnectionButton(): Locator {
+    return this.page.getByRole('button', { name: 'Edit connection', exact: true });
+  }
+
+  /** Open the folded connection form, when it is folded. */
+  async unfoldConnection(): Promise<void> {
+    if (await this.editConnectionButton().isVisible()) {
+      await this.editConnectionButton().click();
+      await expect(this.transport()).toBeVisible();
+    }
+  }
+
   /** Pick an option of the Transport combobox, native `<select>` or ARIA listbox alike. */
   async chooseTransport(option: RegExp): Promise<void> {
+    await this.unfoldConnection();
     const box = this.transport();
     const native = await box.evaluate((el) => el.tagName === 'SELECT');
     if (native) {
