@@ -19,6 +19,7 @@ import type { TraceIndex } from '../../lib/trace/row-index.ts';
 import { interventionLinks } from '../_stores/intervention-links.ts';
 import type { ActionsState } from '../_stores/trace-actions.ts';
 import { ExportPanel } from './trace-export.tsx';
+import { useQueryValues, useSavedQueries } from './history-query.ts';
 import type { TraceView } from '../_stores/trace-store.ts';
 import { useSession, useTrace, useTraceActions } from '../_hooks/use-loupe.ts';
 import { SplitPane } from '@/components/ui/splitter.tsx';
@@ -103,6 +104,9 @@ export function HistoryContainer(): ReactNode {
   const selected = view.selectedSeq === undefined ? undefined : index.find(view.selectedSeq);
   const links = useMemo(() => interventionLinks(index.rows, selected), [index, selected, view.version]);
   const { canSend, reason } = sendState(view);
+  const queryServer = view.session?.name;
+  const values = useQueryValues(index.rows, () => index.methods.keys(), queryServer ? [queryServer] : [], view.version);
+  const savedQueries = useSavedQueries();
   const rounds = useMemo<HistoryRounds | undefined>(
     () => (view.rounds.size === 0 ? undefined : { groupOf: (row) => view.rounds.groupOf(row), open: view.openRounds, onToggle: (headSeq, open) => trace.setRoundsOpen(headSeq, open) }),
     [trace, view.rounds, view.openRounds, view.rounds.size],
@@ -128,7 +132,7 @@ export function HistoryContainer(): ReactNode {
       <section aria-label="History">
         <SplitPane label="Resize frame detail" sized="second" defaultSize={384} min={256} max={960} otherMin={520} {...pane}>
         <div className="min-w-0 space-y-2">
-          <HistoryToolbar filter={filter} methods={methods} shown={rows.length} total={index.rows.length} violations={index.violationRows} onFilter={(patch) => trace.setFilter(patch)} onReset={() => trace.resetFilter()} />
+          <HistoryToolbar filter={filter} methods={methods} shown={rows.length} total={index.rows.length} violations={index.violationRows} onFilter={(patch) => trace.setFilter(patch)} onReset={() => trace.resetFilter()} values={values} saved={savedQueries} />
           {index.rows.length === 0 ? (
             <Note>No traffic yet.</Note>
           ) : (
