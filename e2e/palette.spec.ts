@@ -89,6 +89,7 @@ test.describe('keyboard workbench', () => {
     for (const what of ['Open the command palette', 'Run tool', 'Re-run last call', 'Next frame', 'Previous frame', 'Focus History filter', 'Next server', 'Previous server', 'Toggle side column', 'Show keyboard shortcuts']) {
       await expect(help.getByRole('row').filter({ hasText: what })).toHaveCount(1);
     }
+    expect(await seriousAxeFindings(page), 'shortcuts open').toEqual([]);
     await page.keyboard.press('Escape');
     await expect(help).toBeHidden();
     await expect(loupe.tab('History')).toBeFocused();

@@ -70,10 +70,15 @@ export function runShownTool(services: LoupeServices): boolean {
   return true;
 }
 
-/** Run the newest call of the shown server again, with its arguments, and show it in the Tools tab. */
-export function rerunLastCall(services: LoupeServices, model: SessionModel | undefined): boolean {
+/**
+ * Run the newest call of the shown server again, with its arguments, and show it in the Tools tab.
+ * `anywhere`: the palette's action; the shortcut acts in the Tools tab only (the raw composer's and
+ * the Playground's Ctrl+Enter are theirs).
+ */
+export function rerunLastCall(services: LoupeServices, model: SessionModel | undefined, anywhere: boolean): boolean {
   const last = model?.call.getSnapshot().call;
   if (!model || !last || model.port.getSnapshot().info?.status !== 'connected') return false;
+  if (!anywhere && services.nav.getSnapshot() !== 'tools') return false;
   const tools = model.tools.getSnapshot().items;
   const index = tools.findIndex((t) => t.name === last.tool);
   if (index >= 0) {

@@ -52,7 +52,7 @@ function actions({ services, shown, model, mac, workbench }: EntryInput): Palett
     ...(model
       ? [
           act('run', 'Run tool', () => runShownTool(services), 'run', 'the tool shown in the Tools tab'),
-          act('rerun', 'Re-run last call', () => rerunLastCall(services, model), 'rerun'),
+          act('rerun', 'Re-run last call', () => rerunLastCall(services, model, true), 'rerun'),
           act('next-frame', 'Next frame', () => moveFrame(services, model, 1, true), 'next-frame', 'History'),
           act('previous-frame', 'Previous frame', () => moveFrame(services, model, -1, true), 'previous-frame', 'History'),
           act('focus-filter', 'Focus History filter', () => focusHistoryFilter(services, model), 'focus-filter'),

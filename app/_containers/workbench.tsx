@@ -26,7 +26,7 @@ function perform(id: ShortcutId, services: LoupeServices, shown: string | undefi
     case 'run':
       return runShownTool(services);
     case 'rerun':
-      return rerunLastCall(services, model);
+      return rerunLastCall(services, model, false);
     case 'next-frame':
     case 'previous-frame':
       return moveFrame(services, model, id === 'next-frame' ? 1 : -1, false);

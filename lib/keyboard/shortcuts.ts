@@ -6,7 +6,8 @@
  * The rule that no shortcut steals a key from a text field: a single key (`/`, `?`, `j` …) is taken
  * only when the focus is not in an input, textarea, select or contenteditable element; a chord with
  * Ctrl (⌘ on a Mac) is taken there too only where the table says so (`inText`): the palette (no field
- * types with Ctrl+K) and running a tool from inside its form (Ctrl+Enter submits, it types nothing).
+ * types with Ctrl+K) and running a tool, or its last call again, from inside its form (Ctrl+Enter and
+ * Ctrl+Shift+Enter type nothing; both act in the Tools tab only, where no field has a Ctrl+Enter of its own).
  * While a modal dialog is open, only the palette's chord is taken (it does nothing more there).
  */
 
@@ -31,7 +32,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { id: 'palette', key: 'k', mod: true, inText: true, label: 'Open the command palette' },
   { id: 'help', key: '?', label: 'Show keyboard shortcuts' },
   { id: 'run', key: 'Enter', mod: true, inText: true, label: 'Run tool', where: 'Tools tab' },
-  { id: 'rerun', key: 'Enter', mod: true, shift: true, inText: true, label: 'Re-run last call' },
+  { id: 'rerun', key: 'Enter', mod: true, shift: true, inText: true, label: 'Re-run last call', where: 'Tools tab' },
   { id: 'next-frame', key: 'j', label: 'Next frame', where: 'History tab' },
   { id: 'previous-frame', key: 'k', label: 'Previous frame', where: 'History tab' },
   { id: 'focus-filter', key: '/', label: 'Focus History filter' },
