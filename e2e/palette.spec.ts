@@ -76,7 +76,7 @@ test.describe('keyboard workbench', () => {
     await history.expectShown(2);
   });
 
-  test('? lists the shortcuts and Escape gives focus back; \\ toggles the side column; the palette passes axe in both themes', async ({ launch, loupe, page }) => {
+  test('? lists the shortcuts and Escape gives focus back; \\ toggles the side column; the palette passes axe in both themes', async ({ launch, loupe, page }, testInfo) => {
     const app = await launch();
     await loupe.open(app.url);
     await loupe.waitForStatus('Connected');
@@ -89,6 +89,7 @@ test.describe('keyboard workbench', () => {
     for (const what of ['Open the command palette', 'Run tool', 'Re-run last call', 'Next frame', 'Previous frame', 'Focus History filter', 'Next server', 'Previous server', 'Toggle side column', 'Show keyboard shortcuts']) {
       await expect(help.getByRole('row').filter({ hasText: what })).toHaveCount(1);
     }
+    await page.screenshot({ path: testInfo.outputPath('shortcuts.png') });
     expect(await seriousAxeFindings(page), 'shortcuts open').toEqual([]);
     await page.keyboard.press('Escape');
     await expect(help).toBeHidden();
@@ -104,6 +105,9 @@ test.describe('keyboard workbench', () => {
     // The palette's Escape gives focus back too, and the palette has no serious axe finding, light or dark.
     await page.keyboard.press('Control+k');
     await expect(palette(page)).toBeVisible();
+    await page.keyboard.type('e');
+    await page.screenshot({ path: testInfo.outputPath('palette-light.png') });
+    await page.keyboard.press('Backspace');
     expect(await seriousAxeFindings(page), 'palette open, light').toEqual([]);
     await page.keyboard.press('Escape');
     await expect(palette(page)).toBeHidden();
@@ -115,6 +119,8 @@ test.describe('keyboard workbench', () => {
     await expect(palette(page)).toContainText('Nothing matches');
     await page.keyboard.press('Control+a');
     await page.keyboard.press('Backspace');
+    await page.keyboard.type('ech');
+    await page.screenshot({ path: testInfo.outputPath('palette-dark.png') });
     expect(await seriousAxeFindings(page), 'palette open, dark').toEqual([]);
     await page.keyboard.press('Escape');
   });
