@@ -44,8 +44,9 @@ const PROVIDER_RULE = /^(openai|anthropic|gemini)-/;
 
 async function setTheme(page: Page, dark: boolean): Promise<void> {
   const toggle = page.getByRole('button', { name: /(Dark|Light) theme/ });
-  if ((await toggle.getAttribute('aria-pressed')) !== String(dark)) await toggle.click();
-  await expect(toggle).toHaveAttribute('aria-pressed', String(dark));
+  // The toggle names what it does: `Light theme` while the theme is dark.
+  if ((await toggle.textContent())?.includes(dark ? 'Dark theme' : 'Light theme')) await toggle.click();
+  await expect(toggle).toHaveAccessibleName(dark ? 'Light theme' : 'Dark theme');
 }
 
 test.describe('the Doctor tab', () => {
@@ -56,6 +57,8 @@ test.describe('the Doctor tab', () => {
     const doctor = new DoctorPage(loupe);
     await doctor.open();
     await doctor.run();
+    // Issue 26: the report leads by rule; the per-thing groups this test reads are one choice away.
+    await doctor.groupBy('By thing');
 
     for (const { group, rule, severity, words } of PLANTED) {
       const finding = doctor.finding(group, rule);
@@ -160,6 +163,7 @@ test.describe('the Doctor tab', () => {
     const doctor = new DoctorPage(loupe);
     await doctor.open();
     await doctor.run();
+    await doctor.groupBy('By thing');
     const counts = await doctor.counts();
     expect(counts.error).toBe(0);
     const all = await doctor.entries();
@@ -176,12 +180,38 @@ test.describe('the Doctor tab', () => {
     await expect(doctor.group('Frames')).toHaveCount(0);
   });
 
+  test('on server-everything, by rule (issue 26): one line per rule naming its tools, warnings before the info, the info folded', async ({ launch, loupe }) => {
+    const app = await launch(['node', EVERYTHING, 'stdio']);
+    await loupe.open(app.url);
+    await loupe.waitForStatus('Connected', 30_000);
+    const doctor = new DoctorPage(loupe);
+    await doctor.open();
+    await doctor.run();
+    await expect(doctor.grouping('By rule')).toBeChecked();
+    const counts = await doctor.counts();
+    expect(counts.warning).toBeGreaterThan(1);
+    // The sections lead with what to act on: warnings (no errors here), then info.
+    expect(await doctor.groupNames()).toEqual([expect.stringMatching(/^Warnings \(\d+ in 1 rule\)$/), expect.stringMatching(/^Info \(\d+ in \d+ rules?\)$/)]);
+    // Every gemini-keyword warning is one line, naming the tools.
+    const warnings = doctor.report().getByRole('group', { name: /^Warnings/ }).getByRole('listitem').filter({ hasText: /^Warning/ });
+    await expect(warnings).toHaveCount(1);
+    await expect(warnings).toContainText('gemini-keyword');
+    await expect(warnings).toContainText(new RegExp(`${counts.warning} tools: .*\\becho\\b`));
+    await expect(warnings).toContainText(`× ${counts.warning}`);
+    // The info is folded until asked for.
+    const info = doctor.report().getByRole('group', { name: /^Info/ });
+    await expect(info.getByRole('listitem').first()).toBeHidden();
+    await info.getByText(/^Info/).first().click();
+    await expect(info.getByRole('listitem').first()).toBeVisible();
+  });
+
   test('on a server that breaks the spec on the wire: the Frames group lists the bad frames live, and Show in History selects one', async ({ launch, loupe, page }) => {
     const app = await launch(WIRE);
     await loupe.open(app.url);
     await loupe.waitForStatus('Connected');
     const doctor = new DoctorPage(loupe);
     await doctor.open();
+    await doctor.groupBy('By thing');
     // Without a run: the server's frames are checked as they arrive.
     const frames = doctor.findings('Frames');
     await expect(frames.filter({ hasText: /Frame #\d+ notifications\/message/ }).filter({ hasText: 'jsonrpc: expected "2.0", got "1.0"' })).toHaveCount(1);
@@ -256,12 +286,14 @@ test.describe('the Doctor tab', () => {
       const found: Record<string, unknown[]> = {};
       found['before a run'] = await seriousAxeFindings(page);
       await doctor.run();
+      found['by rule'] = await seriousAxeFindings(page);
+      await doctor.groupBy('By thing');
       await doctor.findings('Tool root_one_of').getByText(/^Cleaned schema/).first().click();
       for (const dark of [false, true]) {
         await setTheme(page, dark);
         found[dark ? 'dark' : 'light'] = await seriousAxeFindings(page);
       }
-      expect(found).toEqual({ 'before a run': [], light: [], dark: [] });
+      expect(found).toEqual({ 'before a run': [], 'by rule': [], light: [], dark: [] });
     });
   });
 });

@@ -71,6 +71,8 @@ test.describe('the Intercept tab', () => {
     await expect(rulesRegion(page).getByRole('checkbox', { name: /^Enabled: / })).toBeChecked();
 
     await runEcho(loupe, 'words as typed');
+    // Where the call waits, the Result says what holds it (issue 26), not just "running…".
+    await expect(loupe.result().getByRole('status', { name: 'Interception' })).toHaveText(/^Held by rule “.+”: waiting in the Intercept tab/);
     // The count badge on the tab while the frame is held.
     await expect(interceptTab(page)).toContainText('1');
     await openIntercept(page);
@@ -91,6 +93,8 @@ test.describe('the Intercept tab', () => {
     await loupe.openTab('Tools');
     await expect(loupe.result()).toContainText('Echo: words the server saw');
     await expect(loupe.result()).not.toContainText('words as typed');
+    // The result says it was held and edited on its way.
+    await expect(loupe.result().getByRole('status', { name: 'Interception' })).toHaveText(/^Held by rule “.+”, forwarded edited$/);
 
     // The History: the intervention is a row of its own, linked both ways with the frame that went on.
     await loupe.openTab('History');
@@ -107,6 +111,13 @@ test.describe('the Intercept tab', () => {
     await expect(page.getByText(/"words the server saw"/).first()).toBeVisible();
     await page.getByRole('button', { name: /^Go to intervention #\d+$/ }).click();
     await expect(page.getByRole('region', { name: 'Original frame' })).toContainText('words as typed');
+
+    // The rule's hold says what went on after it (the edit), not "The frame as it was" (issue 26).
+    await loupe.history().getByRole('row').filter({ hasText: 'intervention' }).filter({ hasText: /Rule “/ }).first().click();
+    const wentOn = page.getByRole('region', { name: 'What went on to the server' });
+    await expect(wentOn).toContainText('words the server saw');
+    await expect(wentOn).not.toContainText('The frame as it was');
+    await expect(page.getByRole('button', { name: /^Go to the release #\d+$/ })).toBeVisible();
   });
 
   test('a permission gate refuses the call with an isError result that says why', async ({ launch, loupe, page }) => {

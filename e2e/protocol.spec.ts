@@ -41,6 +41,7 @@ test.describe('protocol generation', () => {
     await loupe.waitForStatus('Connected');
     const protocol = new ProtocolPage(loupe);
     await protocol.expectSpeaking('2025-11-25 (sessions)', '2025-11-25');
+    await loupe.unfoldConnection(); // folded once connected (issue 26)
     await expect(protocol.choice()).toHaveValue('2025-11-25');
     await expect(protocol.choice().locator('option')).toHaveText(['2025-11-25 (sessions)', '2026-07-28 (stateless)', 'Auto']);
 
@@ -49,6 +50,7 @@ test.describe('protocol generation', () => {
     await protocol.expectSpeaking('2026-07-28 (stateless)', '2026-07-28');
     await expect(protocol.region()).not.toContainText('2025-11-25 (sessions)');
     // The form keeps the choice for the next connect.
+    await loupe.unfoldConnection();
     await expect(protocol.choice()).toHaveValue('2026-07-28');
 
     // Discovery, shown like the connection info: from server/discover, with supportedVersions.
@@ -130,6 +132,7 @@ test.describe('protocol generation', () => {
     await loupe.open(app.url);
     await loupe.waitForStatus('Connected');
     const protocol = new ProtocolPage(loupe);
+    await loupe.unfoldConnection(); // folded once connected (issue 26)
     await expect(protocol.choice()).toHaveValue('2025-11-25');
     await loupe.connectToUrl(server.url);
     await loupe.waitForStatus('Failed', 20_000);
@@ -242,8 +245,9 @@ test.describe('protocol generation', () => {
       await protocol.expectSpeaking('2026-07-28 (stateless)', '2026-07-28');
       for (const dark of [false, true]) {
         const toggle = page.getByRole('button', { name: /(Dark|Light) theme/ });
-        if ((await toggle.getAttribute('aria-pressed')) !== String(dark)) await toggle.click();
-        await expect(toggle).toHaveAttribute('aria-pressed', String(dark));
+        // The toggle names what it does: `Light theme` while the theme is dark.
+        if ((await toggle.textContent())?.includes(dark ? 'Dark theme' : 'Light theme')) await toggle.click();
+        await expect(toggle).toHaveAccessibleName(dark ? 'Light theme' : 'Dark theme');
         await loupe.openTab('Notifications');
         await protocol.subscriptions().getByRole('checkbox', { name: 'Tools list changes' }).check();
         await protocol.subscriptions().getByRole('button', { name: 'Listen', exact: true }).click();

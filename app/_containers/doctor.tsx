@@ -7,7 +7,7 @@
  */
 import { useMemo, useRef, type ReactNode } from 'react';
 import { DoctorReportView } from '@/components/doctor/report.tsx';
-import { reportMarkdown } from '../../lib/doctor/report.ts';
+import { groupByRule, reportMarkdown } from '../../lib/doctor/report.ts';
 import { countFindings, type Finding } from '../../lib/model/doctor.ts';
 import { DoctorExportContainer } from './doctor-export.tsx';
 import { filterFindings, groupFindings, liveFrameFindings, mergeFindings, summaryText } from '../_stores/doctor-findings.ts';
@@ -37,7 +37,7 @@ export function DoctorContainer(): ReactNode {
   const { doctor, nav } = useServices();
   const model = useSession();
   const info = useSessionInfo();
-  const { runs, filter } = useStore(doctor);
+  const { runs, filter, groupBy } = useStore(doctor);
   const readOnly = useTrace().readOnly;
   const run = runs[model.id];
   const report = run?.report;
@@ -46,6 +46,7 @@ export function DoctorContainer(): ReactNode {
   const counts = useMemo(() => countFindings(all), [all]);
   const shown = useMemo(() => filterFindings(all, filter), [all, filter]);
   const groups = useMemo(() => groupFindings(shown), [shown]);
+  const ruleGroups = useMemo(() => groupByRule(shown), [shown]);
   const markdown = useMemo(() => (report ? reportMarkdown({ ...report, findings: all, counts }) : undefined), [report, all, counts]);
   const connected = info?.status === 'connected';
   const showFrame = (seq: number) => {
@@ -63,6 +64,9 @@ export function DoctorContainer(): ReactNode {
         cannotRunReason={connected ? undefined : 'Connect the server to run the doctor.'}
         summary={report || all.length > 0 ? summaryText(counts) : undefined}
         groups={groups}
+        ruleGroups={ruleGroups}
+        groupBy={groupBy}
+        onGroupBy={(by) => doctor.setGroupBy(by)}
         hidden={all.length - shown.length}
         any={all.length > 0}
         filter={filter}

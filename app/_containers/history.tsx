@@ -16,7 +16,8 @@ import { TraceSourceBar, type ImportSummary } from '@/components/history/trace-s
 import { Note, Panel } from '@/components/ui/ui.tsx';
 import { formatDuration, type HistoryRow } from '../../lib/trace/trace.ts';
 import type { TraceIndex } from '../../lib/trace/row-index.ts';
-import { interventionLinks } from '../_stores/intervention-links.ts';
+import { indexOfSeq } from '../../lib/trace/filter.ts';
+import { interventionLinks, releaseOf } from '../_stores/intervention-links.ts';
 import type { ActionsState } from '../_stores/trace-actions.ts';
 import { ExportPanel } from './trace-export.tsx';
 import { useQueryValues, useSavedQueries } from './history-query.ts';
@@ -36,6 +37,12 @@ function findSent(index: TraceIndex, raw: string | undefined, origin: string | u
     if (event.kind === 'frame' && event.dir === 'out' && event.origin === origin && event.raw === raw) return rows[i];
   }
   return undefined;
+}
+
+/** The selected row is not among the filtered rows (folded: nor is its request, which stands for it). */
+function hiddenBy(rows: readonly HistoryRow[], selected: HistoryRow, folded: boolean): boolean {
+  if (indexOfSeq(rows, selected.seq) >= 0) return false;
+  return !(folded && selected.partnerSeq !== undefined && indexOfSeq(rows, selected.partnerSeq) >= 0);
 }
 
 function importSummaries(view: TraceView): ImportSummary[] {
@@ -102,7 +109,9 @@ export function HistoryContainer(): ReactNode {
   const methods = useMemo(() => [...index.methods.entries()].sort((a, b) => a[0].localeCompare(b[0])), [index, view.version]);
   const stderr = useMemo(() => index.stderr(), [index, view.version]);
   const selected = view.selectedSeq === undefined ? undefined : index.find(view.selectedSeq);
+  const hiddenByFilter = selected !== undefined && hiddenBy(rows, selected, filter.fold);
   const links = useMemo(() => interventionLinks(index.rows, selected), [index, selected, view.version]);
+  const release = useMemo(() => releaseOf(index.rows, selected), [index, selected, view.version]);
   const { canSend, reason } = sendState(view);
   const queryServer = view.session?.name;
   const values = useQueryValues(index.rows, () => index.methods.keys(), queryServer ? [queryServer] : [], view.version);
@@ -152,6 +161,8 @@ export function HistoryContainer(): ReactNode {
               onReplay={(row) => void traceActions.replay(row)}
               onEdit={(row) => traceActions.edit(row)}
               links={links}
+              hiddenByFilter={hiddenByFilter}
+              release={release}
             />
           </Panel>
           <Composer view={view} actions={actions} canSend={canSend} reason={reason} />

@@ -5,7 +5,7 @@
  * that tool's latest call (issue 24). A view stays mounted, hidden, while another tool is selected:
  * its sandbox keeps running, as it does while another tab is shown.
  */
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { ListStatus } from '@/components/ui/list-status.tsx';
 import { ResultView } from '@/components/results/view.tsx';
 import { ToolCalls } from '@/components/tools/calls.tsx';
@@ -22,6 +22,7 @@ import type { ToolSelection as Selection } from '../_session/model.ts';
 import { argumentsOf, useSaveCall } from './saved-calls.tsx';
 import { runTool, ToolTaskStatus, ToolTaskSwitch, useResultTask, useTaskFollowedCall } from './tool-task.tsx';
 import { SlotView } from './view-slot.tsx';
+import { CallInterceptionNote } from './call-interception.tsx';
 import { useArgsVersion } from '../_hooks/use-primitives.ts';
 import { useCall, useServices, useSession, useSessionInfo, useToolList } from '../_hooks/use-loupe.ts';
 import { useStore } from '../_hooks/use-store.ts';
@@ -97,6 +98,10 @@ export function ToolsContainer(): ReactNode {
   // Kept in the session's model: switching servers and back finds the same tool selected.
   const selected = useStore(model.selectedTool);
   const setSelected = (next: Selection) => model.selectedTool.set(next);
+  // A tool chosen in the list hands the focus to its form's first field (issue 26).
+  // Spent in a ref, not state: a render after it would show the form's draft as typed, not as remembered.
+  const [focusFor, setFocusFor] = useState<{ name: string; token: number }>();
+  const focusSpent = useRef(0);
   const selectByName = (name: string, i = list.items.findIndex((t) => t.name === name)) => i >= 0 && setSelected({ name, index: i });
   const index = selectedIndex(list.items, selected);
   const tool = index >= 0 ? list.items[index] : undefined;
@@ -118,7 +123,10 @@ export function ToolsContainer(): ReactNode {
   };
   return (
     <SplitPane label="Resize tool list" sized="first" defaultSize={320} min={192} max={640} otherMin={320} {...usePaneSize('tools.list')} className="min-h-0">
-      <ToolListPane index={index} onSelect={(i) => setSelected({ name: list.items[i].name, index: i })} />
+      <ToolListPane index={index} onSelect={(i) => {
+        setSelected({ name: list.items[i].name, index: i });
+        setFocusFor({ name: list.items[i].name, token: Date.now() });
+      }} />
       <div className="min-w-0 space-y-3">
         <ToolCalls calls={elsewhere} onCancel={(id) => model.call.cancel(id)} onShow={(name) => selectByName(name)} />
         <Panel>
@@ -132,6 +140,8 @@ export function ToolsContainer(): ReactNode {
               initialArgs={start}
               remembered={draft === undefined && remembered !== undefined}
               onDraft={(data) => model.toolDrafts.set(tool.name, data)}
+              focusToken={focusFor?.name === tool.name && focusFor.token > focusSpent.current ? focusFor.token : undefined}
+              onFocused={() => { focusSpent.current = focusFor?.token ?? 0; }}
               canRun={connected}
               cannotRunReason={!connected ? 'Connect to run tools' : undefined}
               settings={settings}
@@ -156,7 +166,7 @@ export function ToolsContainer(): ReactNode {
           {tool && <ToolTaskSwitch tool={tool} />}
         </Panel>
         {tool && <ToolTaskStatus tool={tool} />}
-        <ResultView call={shown} task={task} output={tool?.output} onCancel={shown ? () => model.call.cancel(shown.id) : undefined} onOpenResource={openResource} />
+        <ResultView call={shown} task={task} interception={latest && <CallInterceptionNote call={latest} />} output={tool?.output} onCancel={shown ? () => model.call.cancel(shown.id) : undefined} onOpenResource={openResource} />
         <ToolViews session={model.id} selected={tool?.name} />
       </div>
     </SplitPane>

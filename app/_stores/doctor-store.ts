@@ -37,7 +37,11 @@ export interface DoctorViewState {
   runs: Readonly<Record<string, DoctorRun>>;
   filter: SeverityFilter;
   format: ExportFormat;
+  /** The report by rule (what to act on first, issue 26) or by thing (each tool, prompt…). */
+  groupBy: DoctorGrouping;
 }
+
+export type DoctorGrouping = 'rule' | 'thing';
 
 /** What the store needs of the tab store (loupe-store.ts). */
 export type DoctorHost = MessageHost;
@@ -60,7 +64,7 @@ export class DoctorStore extends HostStore<DoctorViewState> {
     private readonly host: DoctorHost,
     private readonly now: () => number = Date.now,
   ) {
-    super(host, { runs: {}, filter: { error: true, warning: true, info: true }, format: 'openai' });
+    super(host, { runs: {}, filter: { error: true, warning: true, info: true }, format: 'openai', groupBy: 'rule' });
   }
 
   override dispose(): void {
@@ -86,6 +90,10 @@ export class DoctorStore extends HostStore<DoctorViewState> {
 
   setFilter(patch: Partial<Record<Severity, boolean>>): void {
     this.set({ ...this.state, filter: { ...this.state.filter, ...patch } });
+  }
+
+  setGroupBy(groupBy: DoctorGrouping): void {
+    if (groupBy !== this.state.groupBy) this.set({ ...this.state, groupBy });
   }
 
   setFormat(format: ExportFormat): void {

@@ -30,7 +30,7 @@ export function providerLabel(provider: string): string {
   return PROVIDERS[provider] ?? provider;
 }
 
-function SourceLine({ source }: { source: Finding['source'] }): ReactNode {
+export function SourceLine({ source }: { source: Finding['source'] }): ReactNode {
   return (
     <p className="text-xs text-zinc-600 dark:text-zinc-300">
       Source:{' '}

@@ -1,10 +1,12 @@
 /**
  * The Doctor tab's report (issue 14, point 7): `Run doctor`, the summary counts, the severity
- * filter, `Copy as Markdown`, and the findings grouped by thing (the server, each tool, resource,
- * prompt, the frames). Presentational: the container decides what is shown and when it can run.
+ * filter, `Copy as Markdown`, and the findings by rule, errors first (by-rule.tsx, issue 26), or
+ * grouped by thing (the server, each tool, resource, prompt, the frames). Presentational: the container decides what is shown and when it can run.
  */
 import { useId, type ReactNode } from 'react';
 import type { Finding, FindingSubject, Severity } from '../../lib/model/doctor.ts';
+import type { RuleGroup } from '../../lib/doctor/report.ts';
+import { FindingsByRule } from './by-rule.tsx';
 import { FindingItem } from './finding.tsx';
 import { Text } from '../ui/text.tsx';
 import { CopyButtons } from '../history/trace-copy-buttons.tsx';
@@ -29,6 +31,10 @@ export interface DoctorReportProps {
   summary?: string;
   /** The groups after the severity filter. */
   groups: readonly FindingGroup[];
+  /** The same findings by rule, errors first (shown when `groupBy` is `rule`). */
+  ruleGroups: readonly RuleGroup[];
+  groupBy: 'rule' | 'thing';
+  onGroupBy(groupBy: 'rule' | 'thing'): void;
   /** Findings left out by the severity filter. */
   hidden: number;
   /** True once there is anything to show (a report, or a live frame finding). */
@@ -87,6 +93,22 @@ function Filter({ filter, onFilter }: Pick<DoctorReportProps, 'filter' | 'onFilt
   );
 }
 
+function Grouping({ groupBy, onGroupBy }: Pick<DoctorReportProps, 'groupBy' | 'onGroupBy'>): ReactNode {
+  const choices = [{ value: 'rule', label: 'By rule' }, { value: 'thing', label: 'By thing' }] as const;
+  const name = useId();
+  return (
+    <div role="radiogroup" aria-label="Group findings" className="flex flex-wrap items-center gap-3 text-sm">
+      <span className="text-zinc-700 dark:text-zinc-200">Group:</span>
+      {choices.map(({ value, label }) => (
+        <label key={value} className="inline-flex items-center gap-1.5 text-zinc-700 dark:text-zinc-200">
+          <input type="radio" name={name} checked={groupBy === value} onChange={() => onGroupBy(value)} />
+          {label}
+        </label>
+      ))}
+    </div>
+  );
+}
+
 function headerLine(header: NonNullable<DoctorReportProps['header']>): string {
   const parts = [header.version !== undefined ? `${header.server} ${header.version}` : header.server];
   if (header.protocolVersion !== undefined) parts.push(`protocol ${header.protocolVersion}`);
@@ -94,7 +116,7 @@ function headerLine(header: NonNullable<DoctorReportProps['header']>): string {
   return parts.join(' · ');
 }
 
-function Findings({ groups, hidden, any, header, onShowFrame }: Pick<DoctorReportProps, 'groups' | 'hidden' | 'any' | 'header' | 'onShowFrame'>): ReactNode {
+function Findings({ groups, ruleGroups, groupBy, hidden, any, header, onShowFrame }: Pick<DoctorReportProps, 'groups' | 'ruleGroups' | 'groupBy' | 'hidden' | 'any' | 'header' | 'onShowFrame'>): ReactNode {
   if (!any) {
     return header
       ? <Note>No findings: the doctor found nothing to fix.</Note>
@@ -102,7 +124,7 @@ function Findings({ groups, hidden, any, header, onShowFrame }: Pick<DoctorRepor
   }
   return (
     <div className="space-y-2">
-      {groups.map((group) => <Group key={group.key} group={group} onShowFrame={onShowFrame} />)}
+      {groupBy === 'rule' ? <FindingsByRule groups={ruleGroups} onShowFrame={onShowFrame} /> : groups.map((group) => <Group key={group.key} group={group} onShowFrame={onShowFrame} />)}
       {groups.length === 0 && <Note>No findings at the severities shown.</Note>}
       {hidden > 0 && <Note>{hidden === 1 ? '1 finding is' : `${hidden} findings are`} hidden by the severity filter.</Note>}
     </div>
@@ -130,9 +152,12 @@ export function DoctorReportView(props: DoctorReportProps): ReactNode {
             {header && ' The report below is from the run before.'}
           </Note>
         )}
-        <Filter filter={props.filter} onFilter={props.onFilter} />
+        <div className="flex flex-wrap items-center gap-x-6 gap-y-2">
+          <Filter filter={props.filter} onFilter={props.onFilter} />
+          <Grouping groupBy={props.groupBy} onGroupBy={props.onGroupBy} />
+        </div>
         {liveNote !== undefined && <Note>{liveNote}</Note>}
-        <Findings groups={props.groups} hidden={props.hidden} any={props.any} header={header} onShowFrame={props.onShowFrame} />
+        <Findings groups={props.groups} ruleGroups={props.ruleGroups} groupBy={props.groupBy} hidden={props.hidden} any={props.any} header={header} onShowFrame={props.onShowFrame} />
       </div>
     </Panel>
   );

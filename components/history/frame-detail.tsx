@@ -12,7 +12,7 @@ import { specLabel, VIOLATION_LABELS } from '../../lib/trace/violations.ts';
 import { formatDuration, formatSize, type HistoryRow } from '../../lib/trace/trace.ts';
 import type { HttpEvent } from '../../lib/wire/wire.ts';
 import { FrameJsonTree } from './frame-json-tree.tsx';
-import { InterventionDetail } from './intervention-detail.tsx';
+import { InterventionDetail, type Release } from './intervention-detail.tsx';
 import { ProviderDetail } from './provider-detail.tsx';
 import { Pre, Text } from '../ui/text.tsx';
 import { CopyButtons, type CopyChoice } from './trace-copy-buttons.tsx';
@@ -30,6 +30,10 @@ export interface FrameDetailProps {
   onEdit(row: HistoryRow): void;
   /** Rows this one is linked with beyond its partner: an intervention and its frames (issue 13). */
   links?: readonly FrameLink[];
+  /** The selected row is not among the rows the filter shows: say so instead of showing it as if it were. */
+  hiddenByFilter?: boolean;
+  /** For a hold: the intervention that released it (what went on is what it says). */
+  release?: Release;
 }
 
 /** A button to another row: `label` says what it is ("Go to the frame that went on #12"). */
@@ -99,10 +103,10 @@ function HttpDetail({ event }: { event: HttpEvent }): ReactNode {
   );
 }
 
-function Body({ row, view, json }: { row: HistoryRow; view: 'tree' | 'raw'; json: Parsed }): ReactNode {
+function Body({ row, view, json, release }: { row: HistoryRow; view: 'tree' | 'raw'; json: Parsed; release?: Release }): ReactNode {
   const event = row.event;
   if (event.kind === 'http') return <HttpDetail event={event} />;
-  if (event.kind === 'intervention') return <InterventionDetail event={event} />;
+  if (event.kind === 'intervention') return <InterventionDetail event={event} release={release} />;
   if (event.kind === 'provider') return <ProviderDetail event={event} />;
   if (event.kind === 'noise' || event.kind === 'stderr') return <Pre className="rounded-md bg-zinc-50 p-2 dark:bg-zinc-950">{event.text}</Pre>;
   if (event.kind !== 'frame') return <Pre className="rounded-md bg-zinc-50 p-2 dark:bg-zinc-950">{row.summary ?? ''}</Pre>;
@@ -175,7 +179,7 @@ function Heading({ row, links, onSelect }: { row: HistoryRow; links: readonly Fr
 
 const NO_LINKS: readonly FrameLink[] = [];
 
-export function FrameDetail({ row, canSend, cannotSendReason, onSelect, onReplay, onEdit, links = NO_LINKS }: FrameDetailProps): ReactNode {
+export function FrameDetail({ row, canSend, cannotSendReason, onSelect, onReplay, onEdit, links = NO_LINKS, hiddenByFilter = false, release }: FrameDetailProps): ReactNode {
   const [view, setView] = useState<'tree' | 'raw'>('tree');
   const json = useParsed(row);
   if (!row) return <Note>Select a row to see the frame (arrow keys move through the list).</Note>;
@@ -183,6 +187,8 @@ export function FrameDetail({ row, canSend, cannotSendReason, onSelect, onReplay
   const viewFrame = row.event.kind === 'frame' && row.event.view !== undefined;
   return (
     <div>
+      {/* Reached by a link, or hidden since by a new filter: shown, but not as if it were a row of the list. */}
+      {hiddenByFilter && <Note tone="warn">Frame #{row.seq} is hidden by the filter: it is not a row of the list now.</Note>}
       <Heading row={row} links={links} onSelect={onSelect} />
       <Violations row={row} />
       {isFrame && (
@@ -204,7 +210,7 @@ export function FrameDetail({ row, canSend, cannotSendReason, onSelect, onReplay
         </div>
       )}
       <div className="max-h-[60vh] overflow-auto">
-        <Body row={row} view={view} json={json} />
+        <Body row={row} view={view} json={json} release={release} />
       </div>
     </div>
   );

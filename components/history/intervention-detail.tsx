@@ -18,7 +18,34 @@ function resultLabel(event: InterventionEvent): string {
   return `What went on to the ${event.dir === 'out' ? 'server' : 'client'}`;
 }
 
-export function InterventionDetail({ event }: { event: InterventionEvent }): ReactNode {
+/** A held frame's release (issue 26): what went on is what the release says, not the frame as it was. */
+export interface Release {
+  seq: number;
+  event: InterventionEvent;
+}
+
+function WentOn({ event, release, box }: { event: InterventionEvent; release?: Release; box: string }): ReactNode {
+  const note = 'text-xs text-zinc-600 dark:text-zinc-300';
+  if (event.result !== undefined) return <Pre className={box}>{event.result}</Pre>;
+  if (event.action === 'dropped') return <p className={note}>Nothing: the frame was dropped.</p>;
+  if (event.action !== 'held') return <p className={note}>The frame as it was.</p>;
+  if (!release) return <p className={note}>Nothing yet: the frame is held (or what became of it is not in the History).</p>;
+  const after = ` (intervention #${release.seq}: ${release.event.message})`;
+  const done = release.event;
+  if (done.action === 'dropped' || done.action === 'closed' || done.action === 'killed') return <p className={note}>Nothing{after}.</p>;
+  if (done.action === 'answered') return <p className={note}>Nothing: an answer was sent back instead{after}.</p>;
+  if (done.result !== undefined) {
+    return (
+      <>
+        <p className={note}>The edited frame{after}:</p>
+        <Pre className={box}>{done.result}</Pre>
+      </>
+    );
+  }
+  return <p className={note}>The frame as it was, once released{after}.</p>;
+}
+
+export function InterventionDetail({ event, release }: { event: InterventionEvent; release?: Release }): ReactNode {
   const facts: Fact[] = [
     ['What happened', event.message],
     ['By', event.rule ? `${BY[event.by]}: “${event.rule.name}” (${event.rule.action})` : BY[event.by]],
@@ -36,7 +63,7 @@ export function InterventionDetail({ event }: { event: InterventionEvent }): Rea
       </section>
       <section aria-label={resultLabel(event)}>
         <h4 className="text-xs font-semibold text-zinc-700 dark:text-zinc-200">{resultLabel(event)}</h4>
-        {event.result === undefined ? <p className="text-xs text-zinc-600 dark:text-zinc-300">{event.action === 'dropped' ? 'Nothing: the frame was dropped.' : 'The frame as it was.'}</p> : <Pre className={box}>{event.result}</Pre>}
+        <WentOn event={event} release={release} box={box} />
       </section>
     </div>
   );

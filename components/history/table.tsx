@@ -7,6 +7,7 @@
 import type { KeyboardEvent, ReactNode } from 'react';
 import { indexOfSeq } from '../../lib/trace/filter.ts';
 import { VIOLATION_LABELS } from '../../lib/trace/violations.ts';
+import { rowTarget } from '../../lib/trace/row-target.ts';
 import { formatDuration, formatSize, type HistoryRow } from '../../lib/trace/trace.ts';
 import { groupLatency, RoundHeadCell, RoundMarker, roundPlace, type HistoryRounds, type RoundPlace } from './rounds.tsx';
 import { Text } from '../ui/text.tsx';
@@ -42,8 +43,21 @@ export interface MergedRows {
 }
 
 export const ROW_HEIGHT = 26;
-const COLUMNS = 'grid grid-cols-[3.5rem_6.75rem_5.25rem_6.5rem_minmax(10rem,1fr)_6rem_4rem_4.5rem]';
-const MERGED_COLUMNS = 'grid grid-cols-[3.5rem_6.75rem_8rem_5.25rem_6.5rem_minmax(10rem,1fr)_6rem_4rem_4.5rem]';
+/*
+ * The columns fit their longest usual text ("999.9 KiB", "cancelled", "notifications/tools/list_changed").
+ * Where the table is narrower than them all (a list beside a wide detail pane), Time, Dir and Id
+ * give way (all three are in the frame detail; the direction becomes an arrow before the kind), so
+ * that the method, Size and Latency stay whole and in view: container queries on the table's own
+ * width, whatever the panes around it do.
+ */
+const COLUMNS = 'grid grid-cols-[3rem_7.125rem_minmax(14.5rem,1fr)_5.25rem_5.25rem] @min-[49rem]:grid-cols-[3.5rem_6.75rem_4.75rem_6.5rem_minmax(12rem,1fr)_5rem_5.25rem_5.25rem]';
+const MERGED_COLUMNS = 'grid grid-cols-[3rem_7rem_7.125rem_minmax(14.5rem,1fr)_5.25rem_5.25rem] @min-[57rem]:grid-cols-[3.5rem_6.75rem_8rem_4.75rem_6.5rem_minmax(12rem,1fr)_5rem_5.25rem_5.25rem]';
+/** Time, Dir and Id: shown only where the table is wide enough for every column; the arrow only where it is not. */
+const WIDE_ONLY = 'hidden @min-[49rem]:block';
+const MERGED_WIDE_ONLY = 'hidden @min-[57rem]:block';
+const NARROW_ONLY = '@min-[49rem]:hidden';
+const MERGED_NARROW_ONLY = '@min-[57rem]:hidden';
+
 /** Secondary cell text, AA contrast (4.5:1) on the row backgrounds of both themes. */
 const MUTED = 'text-zinc-600 dark:text-zinc-400';
 
@@ -126,6 +140,17 @@ interface RowProps {
   onSelect(): void;
 }
 
+/** The method, and beside it the tool, prompt or URI the call is about (row-target.ts). */
+function MethodText({ row }: { row: HistoryRow }): ReactNode {
+  const target = rowTarget(row);
+  return (
+    <>
+      <span data-method="" className="max-w-full shrink-0 truncate"><Text>{row.method}</Text></span>
+      {target !== undefined && <span className={`min-w-0 truncate font-normal ${MUTED}`}><Text>{target}</Text></span>}
+    </>
+  );
+}
+
 function MethodCell({ row, place, rounds }: { row: HistoryRow; place?: RoundPlace; rounds?: HistoryRounds }): ReactNode {
   if (place?.kind === 'head' && rounds) return <RoundHeadCell group={place.group} open={place.open} onToggle={(open) => rounds.onToggle(place.group.headSeq, open)} />;
   // An intervention says what was done, in words (its summary names the rule or the person).
@@ -133,7 +158,11 @@ function MethodCell({ row, place, rounds }: { row: HistoryRow; place?: RoundPlac
   return (
     <>
       {place?.kind === 'member' && <RoundMarker />}
-      <span className="min-w-0 truncate">{row.method !== undefined ? <Text>{row.method}</Text> : <Text className="font-normal text-zinc-600 dark:text-zinc-300">{row.summary}</Text>}</span>
+      {row.method !== undefined ? (
+        <span className="flex min-w-0 items-baseline gap-1.5"><MethodText row={row} /></span>
+      ) : (
+        <span className="min-w-0 truncate"><Text className="font-normal text-zinc-600 dark:text-zinc-300">{row.summary}</Text></span>
+      )}
     </>
   );
 }
@@ -146,6 +175,7 @@ function Row({ row, index, folded, selected, server, rounds, onSelect }: RowProp
   const failed = row.isError || (folded && row.kind === 'request' && row.partner?.partner === row && row.partner.isError);
   // A restart (issue 25) is a line across the History: what follows is the new process.
   const restart = row.event?.kind === 'transport' && row.event.marker === 'restart';
+  const wide = server === undefined ? WIDE_ONLY : MERGED_WIDE_ONLY;
   const tint = selected ? 'bg-sky-100 dark:bg-sky-900/60' : warn ? 'bg-amber-50 dark:bg-amber-950/40' : failed ? 'bg-red-50/60 dark:bg-red-950/30' : restart ? 'border-t-2 border-t-violet-500 bg-violet-50 font-semibold dark:border-t-violet-400 dark:bg-violet-950/40' : '';
   return (
     <div
@@ -160,19 +190,22 @@ function Row({ row, index, folded, selected, server, rounds, onSelect }: RowProp
       <span role="cell" className={`px-2 text-right tabular-nums ${MUTED}`}>
         <button type="button" tabIndex={-1} onClick={(e) => { e.stopPropagation(); onSelect(); }} className="hover:underline" aria-label={`Show frame ${row.seq}`}>{row.seq}</button>
       </span>
-      <span role="cell" className={`truncate px-2 tabular-nums ${MUTED}`}>{clockTime(row.ts)}</span>
+      <span role="cell" className={`${wide} truncate px-2 tabular-nums ${MUTED}`}>{clockTime(row.ts)}</span>
       {server !== undefined && <span role="cell" className="truncate px-2" title={server}><Text>{server}</Text></span>}
-      <span role="cell" className="truncate px-1">{direction(row, folded)}</span>
-      <span role="cell" className={`truncate px-2 ${KIND_COLORS[folded && row.kind === 'request' && row.partner?.isError ? 'error' : row.kind] ?? 'text-zinc-600 dark:text-zinc-300'}`}>{kindLabel(row, folded)}</span>
-      <span role="cell" className="flex min-w-0 items-center gap-2 px-2 font-medium">
+      <span role="cell" className={`${wide} truncate px-1`}>{direction(row, folded)}</span>
+      <span role="cell" className={`truncate px-1.5 ${KIND_COLORS[folded && row.kind === 'request' && row.partner?.isError ? 'error' : row.kind] ?? 'text-zinc-600 dark:text-zinc-300'}`}>
+        {row.dir !== undefined && <span aria-hidden="true" className={`${server === undefined ? NARROW_ONLY : MERGED_NARROW_ONLY} text-zinc-600 dark:text-zinc-400`}>{row.dir === 'out' ? '→ ' : '← '}</span>}
+        {kindLabel(row, folded)}
+      </span>
+      <span role="cell" className="flex min-w-0 items-center gap-1.5 overflow-hidden px-1.5 font-medium">
         <MethodCell row={row} place={place} rounds={rounds} />
         {notes.length > 0 && (
-          <span className={`ml-auto max-w-[60%] shrink-0 truncate rounded px-1 text-[11px] font-normal ${warn ? 'bg-amber-100 text-amber-900 dark:bg-amber-900/60 dark:text-amber-100' : 'bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-200'}`} title={notes.join(', ')}>
+          <span className={`ml-auto min-w-[1.75rem] max-w-[60%] truncate rounded [flex-shrink:1000] px-1 text-[11px] font-normal ${warn ? 'bg-amber-100 text-amber-900 dark:bg-amber-900/60 dark:text-amber-100' : 'bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-200'}`} title={notes.join(', ')}>
             {notes.join(' · ')}
           </span>
         )}
       </span>
-      <span role="cell" className={`truncate px-2 ${MUTED}`}><Text>{idText(row)}</Text></span>
+      <span role="cell" className={`${wide} truncate px-2 ${MUTED}`}><Text>{idText(row)}</Text></span>
       <span role="cell" className={`truncate px-2 text-right tabular-nums ${MUTED}`}>{row.size === undefined ? '' : formatSize(row.size)}</span>
       <span role="cell" className="truncate px-2 text-right tabular-nums"><Latency row={row} place={place} /></span>
     </div>
@@ -181,16 +214,17 @@ function Row({ row, index, folded, selected, server, rounds, onSelect }: RowProp
 
 function Header({ merged }: { merged: boolean }): ReactNode {
   const cell = 'px-2';
+  const wide = merged ? MERGED_WIDE_ONLY : WIDE_ONLY;
   // zinc-700 on zinc-100 and zinc-300 on zinc-800: above 4.5:1 at this small size (zinc-500 was ~4.4 and ~3.9).
   return (
     <div role="row" aria-rowindex={1} style={{ height: ROW_HEIGHT }} className={`${merged ? MERGED_COLUMNS : COLUMNS} items-center bg-zinc-100 text-left text-[11px] uppercase tracking-wide text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300`}>
       <span role="columnheader" className={`${cell} text-right`}>#</span>
-      <span role="columnheader" className={cell}>Time</span>
+      <span role="columnheader" className={`${cell} ${wide}`}>Time</span>
       {merged && <span role="columnheader" className={cell}>Server</span>}
-      <span role="columnheader" className="px-1">Dir</span>
+      <span role="columnheader" className={`px-1 ${wide}`}>Dir</span>
       <span role="columnheader" className={cell}>Kind</span>
       <span role="columnheader" className={cell}>Method · notes</span>
-      <span role="columnheader" className={cell}>Id</span>
+      <span role="columnheader" className={`${cell} ${wide}`}>Id</span>
       <span role="columnheader" className={`${cell} text-right`}>Size</span>
       <span role="columnheader" className={`${cell} text-right`}>Latency</span>
     </div>
@@ -213,7 +247,7 @@ export function HistoryTable({ rows, version, folded, selectedSeq, scrollToken, 
     onMove(delta);
   };
   return (
-    <div className="overflow-x-auto rounded-md border border-zinc-200 dark:border-zinc-700">
+    <div className="@container overflow-x-auto rounded-md border border-zinc-200 dark:border-zinc-700">
       <VirtualList
         count={rows.length}
         rowHeight={ROW_HEIGHT}
@@ -226,7 +260,7 @@ export function HistoryTable({ rows, version, folded, selectedSeq, scrollToken, 
         role="table"
         label="Frames"
         ariaRowCount={rows.length + 1}
-        className={`${merged ? 'min-w-[54.5rem]' : 'min-w-[46.5rem]'} font-mono text-xs focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-500/40`}
+        className={`${merged ? 'min-w-[42.5rem] @min-[57rem]:min-w-[57rem]' : 'min-w-[35.25rem] @min-[49rem]:min-w-[49rem]'} font-mono text-xs focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-500/40`}
         renderRow={(i) => (merged ? <MergedRow key={`${rows[i].event.session}:${rows[i].seq}`} row={rows[i]} index={i} folded={folded} merged={merged} /> : <Row key={rows[i].seq} row={rows[i]} index={i} folded={folded} selected={rows[i].seq === selectedSeq} rounds={rounds} onSelect={() => onSelect(rows[i].seq)} />)}
       />
     </div>

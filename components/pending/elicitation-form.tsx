@@ -39,6 +39,13 @@ export function ElicitationForm({ view, busy, onAnswer, refuse }: ElicitationFor
       onChange={(e) => setData(e.formData)}
       onSubmit={(e) => onAnswer('accept', elicitContent(e.formData, view.schema))}
       onError={() => undefined}
+      // A refused answer: focus (and so the view) goes to the first field in error, not the top of the form (issue 26).
+      focusOnFirstError={(error) => {
+        const id = ['root', ...(error.property ?? '').replace(/^\./, '').split('.').filter(Boolean)].join('_');
+        const field = document.getElementById(id) ?? document.querySelector<HTMLElement>(`[id^="${CSS.escape(id)}"]`);
+        field?.focus();
+        field?.scrollIntoView({ block: 'center' });
+      }}
       noHtml5Validate
       showErrorList={false}
     >

@@ -43,6 +43,8 @@ export interface ResultTask {
 export interface ResultViewProps {
   call?: ResultCall;
   task?: ResultTask;
+  /** What interception did to the call (held by a rule, edited…), drawn under the heading (issue 26). */
+  interception?: ReactNode;
   /** The tool's checked `outputSchema`, when it has one. */
   output?: SchemaCheck;
   onCancel?: () => void;
@@ -152,7 +154,7 @@ function TaskNote({ task }: { task: ResultTask }): ReactNode {
   );
 }
 
-export function ResultView({ call, task, output, onCancel, onOpenResource }: ResultViewProps): ReactNode {
+export function ResultView({ call, task, interception, output, onCancel, onOpenResource }: ResultViewProps): ReactNode {
   const taskFirst = task !== undefined && (!task.ended || call === undefined);
   return (
     <section aria-label="Result" className="rounded-lg border border-zinc-200 bg-white p-3 shadow-sm dark:border-zinc-700 dark:bg-zinc-900">
@@ -166,6 +168,7 @@ export function ResultView({ call, task, output, onCancel, onOpenResource }: Res
       ) : (
         <>
           <Heading call={call} />
+          {interception}
           {call.status === 'running' && <CallProgress progress={call.progress} label={`Progress of ${call.tool}`} cancelling={call.cancelRequested} onCancel={onCancel} />}
           {call.outcome !== undefined && (call.outcome.ok ? <Succeeded result={call.outcome.result} output={output} onOpenResource={onOpenResource} /> : <FailedCall error={call.outcome.error} />)}
           {call.lateResponseSeq !== undefined && (

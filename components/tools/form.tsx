@@ -4,7 +4,8 @@
  * not match, the problems are shown and "Send anyway" sends them as they are (an inspector must be
  * able to send what a buggy client would). A tool with an unusable schema runs from the JSON editor.
  */
-import { lazy, Suspense, useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { focusInvalid, useFocusFirstField } from './focus.ts';
 import { synthArguments } from '../../lib/schema/synth.ts';
 import { errorSchemaOf, type ToolEntry } from '../../lib/schema/tool-schema.ts';
 import { ErrorBoundary } from '../ui/error-boundary.tsx';
@@ -38,6 +39,9 @@ export interface ToolFormProps {
   onSaveCall?(args: unknown, name: string): string | undefined;
   /** What is typed in the form now (issue 25): kept so that a re-list with a changed schema, or coming back to the tool, starts from it. */
   onDraft?(data: unknown): void;
+  /** Set when the person just chose this tool: its first field takes the focus (issue 26), then `onFocused`. */
+  focusToken?: number;
+  onFocused?(): void;
 }
 
 function RunBar(props: Pick<ToolFormProps, 'canRun' | 'cannotRunReason' | 'remembered' | 'onReset'> & { onResetForm(): void; onFillExample(): void; saveCall?: ReactNode }): ReactNode {
@@ -106,6 +110,12 @@ export function ToolForm(props: ToolFormProps): ReactNode {
     if (!args.json) onDraft?.(args.data);
   }, [args.data, args.json, onDraft]);
   const guard = useSendGuard(check, props.onRun);
+  const root = useRef<HTMLDivElement>(null);
+  useFocusFirstField(root, props.focusToken, props.onFocused);
+  // A refused form: focus goes to the first field it names (or the JSON editor), in view.
+  useEffect(() => {
+    if (guard.pending) focusInvalid(root.current, guard.pending.issues.map((issue) => issue.path));
+  }, [guard.pending]);
   const resetForm = () => {
     guard.dismiss();
     guard.context.invalidJson.clear();
@@ -134,7 +144,7 @@ export function ToolForm(props: ToolFormProps): ReactNode {
   const bar = <RunBar {...props} onResetForm={() => { setFillNote(undefined); resetForm(); }} onFillExample={fillExample} saveCall={saver} />;
   const errors = guard.pending && !args.json ? errorSchemaOf(guard.pending.issues) : undefined;
   return (
-    <div>
+    <div ref={root}>
       <ToolHeader tool={tool} json={args.json} onJson={(on) => { guard.dismiss(); args.toggle(on); }} />
       {args.switchError && <p className="mb-2 text-sm text-red-700 dark:text-red-300">{args.switchError}</p>}
       {args.json || !check.ok ? (

@@ -97,7 +97,7 @@ export function ToolList({ tools, selected, onSelect }: ToolListProps): ReactNod
         </span>
       </div>
       {shown.length === 0 && tools.length > 0 && <Note>No tool matches the filter.</Note>}
-      <ul className="min-h-0 flex-1 space-y-1.5 overflow-auto pr-1">
+      <ul data-skip="tools" className="min-h-0 flex-1 space-y-1.5 overflow-auto pr-1">
         {shown.map(({ tool, index }) => (
           <ToolItem key={index} tool={tool} active={index === selected} onSelect={() => onSelect(index)} />
         ))}

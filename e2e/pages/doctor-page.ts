@@ -87,6 +87,16 @@ export class DoctorPage {
     );
   }
 
+  /** The report's grouping (issue 26): `By rule` (the default: errors first, one line per rule) or `By thing`. */
+  grouping(label: 'By rule' | 'By thing'): Locator {
+    return this.report().getByRole('radiogroup', { name: 'Group findings' }).getByRole('radio', { name: label, exact: true });
+  }
+
+  async groupBy(label: 'By rule' | 'By thing'): Promise<void> {
+    await this.grouping(label).check();
+    await expect(this.grouping(label)).toBeChecked();
+  }
+
   severityBox(label: 'Errors' | 'Warnings' | 'Info'): Locator {
     return this.report().getByRole('checkbox', { name: label, exact: true });
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupFindings, reportJson, reportMarkdown, reportText, summaryLine } from './report.ts';
+import { groupByRule, groupFindings, reportJson, reportMarkdown, reportText, summaryLine } from './report.ts';
 import { sortFindings } from './doctor.ts';
 import { countFindings, type DoctorReport, type Finding } from '../model/doctor.ts';
 
@@ -43,5 +43,31 @@ describe('the doctor report', () => {
   it('is JSON that reads back as the same report', () => {
     const r = report(findings);
     expect(JSON.parse(reportJson(r))).toEqual(r);
+  });
+});
+
+describe('groupByRule', () => {
+  const keyword = (tool: string) => finding({ severity: 'warning', about: { kind: 'tool', name: tool }, rule: 'gemini-keyword', provider: 'gemini', message: `Tool "${tool}" uses a keyword Gemini drops.` });
+  const title = (tool: string) => finding({ severity: 'info', about: { kind: 'tool', name: tool }, rule: 'tool-title', message: `Tool "${tool}" has no title.` });
+
+  it('makes one line per rule naming every thing, errors first, then warnings, then info', () => {
+    const findings = [title('a'), keyword('a'), keyword('b'), title('b'), keyword('c'), finding({ severity: 'error', about: { kind: 'frame', seq: 12 }, rule: 'spec-schema' }), finding({ severity: 'warning', about: { kind: 'server' }, rule: 'server-instructions' })];
+    const groups = groupByRule(findings);
+    expect(groups.map((g) => [g.severity, g.rule, g.things])).toEqual([
+      ['error', 'spec-schema', ['#12']],
+      ['warning', 'gemini-keyword', ['a', 'b', 'c']],
+      ['warning', 'server-instructions', ['the server']],
+      ['info', 'tool-title', ['a', 'b']],
+    ]);
+    expect(groups[1].provider).toBe('gemini');
+    expect(groups[1].findings).toHaveLength(3);
+    // Every finding is in exactly one group.
+    expect(groups.reduce((n, g) => n + g.findings.length, 0)).toBe(findings.length);
+  });
+
+  it('keeps one rule of two providers apart, and names a thing once', () => {
+    const twice = finding({ severity: 'warning', about: { kind: 'tool', name: 'x' }, rule: 'root-combinator', provider: 'openai' });
+    const groups = groupByRule([twice, { ...twice }, { ...twice, provider: 'anthropic' }]);
+    expect(groups.map((g) => [g.provider, g.things, g.findings.length])).toEqual([['openai', ['x'], 2], ['anthropic', ['x'], 1]]);
   });
 });

@@ -32,6 +32,54 @@ export function groupFindings(findings: readonly Finding[]): { label: string; ab
   return [...groups.values()];
 }
 
+/** One rule's findings of one severity (and provider): a line of the report by rule, the things listed. */
+export interface RuleGroup {
+  key: string;
+  severity: Finding['severity'];
+  rule: string;
+  provider?: string;
+  /** The things it is about, in order, each once: a tool's or prompt's name, `the server`, `#12` for a frame. */
+  things: string[];
+  findings: Finding[];
+}
+
+const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 } as const;
+
+/** A thing's short name in a rule's list. */
+export function thingName(about: FindingSubject): string {
+  switch (about.kind) {
+    case 'server':
+      return 'the server';
+    case 'frame':
+      return `#${about.seq}`;
+    default:
+      return about.name;
+  }
+}
+
+/**
+ * Findings grouped by rule (issue 26): what to act on first (errors, then warnings, then info),
+ * within a severity the rules that hit the most things first, then in the report's order. Nineteen
+ * tools with the same provider keyword warning are one group naming the nineteen.
+ */
+export function groupByRule(findings: readonly Finding[]): RuleGroup[] {
+  const groups = new Map<string, RuleGroup & { first: number }>();
+  findings.forEach((f, at) => {
+    const key = `${f.severity}\n${f.rule}\n${f.provider ?? ''}`;
+    let group = groups.get(key);
+    if (!group) {
+      group = { key, severity: f.severity, rule: f.rule, ...(f.provider !== undefined ? { provider: f.provider } : {}), things: [], findings: [], first: at };
+      groups.set(key, group);
+    }
+    group.findings.push(f);
+    const name = thingName(f.about);
+    if (!group.things.includes(name)) group.things.push(name);
+  });
+  return [...groups.values()]
+    .sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || b.findings.length - a.findings.length || a.first - b.first)
+    .map(({ first: _first, ...group }) => group);
+}
+
 export function summaryLine(report: DoctorReport): string {
   const { error, warning, info } = report.counts;
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
