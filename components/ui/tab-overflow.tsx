@@ -96,6 +96,7 @@ export function TabOverflow<Id extends string>({ tabs, selected, onSelect }: Tab
         ref={button}
         type="button"
         aria-label="More tabs"
+        title={`${tabs.length} more: ${tabs.map((t) => t.label).join(', ')}`}
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls={open ? `${id}-menu` : undefined}
@@ -108,8 +109,8 @@ export function TabOverflow<Id extends string>({ tabs, selected, onSelect }: Tab
         }}
         className="inline-flex items-center gap-1 rounded-md px-2 py-1 text-sm font-medium text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900 dark:text-zinc-300 dark:hover:bg-zinc-800 dark:hover:text-zinc-100"
       >
+        {/* No count on the button: its visible words must stay within its name (`More tabs`). */}
         More
-        <span aria-hidden="true" className="rounded-full bg-zinc-200 px-1.5 text-[11px] text-zinc-700 dark:bg-zinc-700 dark:text-zinc-200">{tabs.length}</span>
         <svg aria-hidden="true" viewBox="0 0 12 12" className="size-3"><path d="M2.5 4.5 6 8l3.5-3.5" fill="none" stroke="currentColor" strokeWidth="1.5" /></svg>
       </button>
       {open && (

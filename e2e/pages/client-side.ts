@@ -73,6 +73,7 @@ export class ClientSide {
   /** Open the connection form's capability choices (a disclosure). */
   async openCapabilities(): Promise<void> {
     const box = this.page.getByRole('checkbox', { name: 'Sampling', exact: true });
+    await this.loupe.unfoldConnection();
     if (!(await box.isVisible())) await this.page.locator('summary').filter({ hasText: /^Client capabilities/ }).click();
     await expect(box).toBeVisible();
   }
