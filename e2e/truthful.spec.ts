@@ -122,7 +122,7 @@ test.describe('the page says what is true', () => {
   });
 
   // Pending the mount in app/_containers/loupe-app.tsx (the layout engineer's file): `<SkipLinks />` first in Shell.
-  test.fixme('the first Tab stop is Skip to tools, shown on focus; it reaches echo', async ({ launch, loupe, page }) => {
+  test('the first Tab stop is Skip to tools, shown on focus; it reaches echo', async ({ launch, loupe, page }) => {
     await loupe.open((await launch()).url);
     await loupe.waitForStatus('Connected');
     await page.locator('body').focus();
@@ -137,7 +137,7 @@ test.describe('the page says what is true', () => {
   });
 
   // Pending the tab list in app/_containers/loupe-app.tsx: the OAuth tab shown for stdio servers too.
-  test.fixme('the OAuth tab of a stdio server says why there is nothing to sign in to', async ({ launch, loupe, page }) => {
+  test('the OAuth tab of a stdio server says why there is nothing to sign in to', async ({ launch, loupe, page }) => {
     await loupe.open((await launch()).url);
     await loupe.waitForStatus('Connected');
     await page.getByRole('tablist', { name: 'Main' }).getByRole('tab', { name: 'OAuth', exact: true }).click();

@@ -4,6 +4,7 @@
  * the main tabs of the selected server. Each server visited keeps its Tools tab mounted (hidden
  * while another is shown), so that switching back finds the typed arguments as they were.
  */
+import { SkipLinks } from '@/components/shell/skip-links.tsx';
 import { useEffect, useState, type ReactNode } from 'react';
 import { InvalidMessages, SocketBanner } from '@/components/shell/socket-banner.tsx';
 import { Tabs, type TabSpec } from '@/components/ui/tabs.tsx';
@@ -72,12 +73,13 @@ function MainTabs({ active }: { active: boolean }): ReactNode {
   // The tab lives in a store: a resource link in a tool result opens the Resources tab.
   const { nav } = useServices();
   const info = useSessionInfo();
-  // The OAuth tab is a remote server's only: another server shown meanwhile falls back to Tools.
+  // The OAuth tab: a remote server's sign-in, or, for a stdio server, the sentence saying why it has none.
   const remote = info?.config.kind === 'http';
+  const oauthTab = remote || info?.config.kind === 'stdio';
   // A watched session (tap, gateway): Loupe lists nothing there, and its listing tabs say why.
   const relay = info?.relay;
   const chosen = useMainTab() as TabId;
-  const tab: TabId = chosen === 'oauth' && !remote ? 'tools' : chosen;
+  const tab: TabId = chosen === 'oauth' && !oauthTab ? 'tools' : chosen;
   const setTab = (id: TabId) => nav.show(id);
   const tools = useToolList();
   const resources = useResourceList();
@@ -96,7 +98,7 @@ function MainTabs({ active }: { active: boolean }): ReactNode {
     { id: 'tasks', label: 'Tasks', group: 'Observe', count: activeTasks > 0 ? activeTasks : undefined },
     { id: 'intercept', label: 'Intercept', group: 'Debug', count: held > 0 ? held : undefined },
     { id: 'doctor', label: 'Doctor', group: 'Debug' },
-    ...(remote ? [{ id: 'oauth' as const, label: 'OAuth', group: 'Debug' }] : []),
+    ...(oauthTab ? [{ id: 'oauth' as const, label: 'OAuth', group: 'Debug' }] : []),
     { id: 'playground', label: 'Playground', group: 'Play' },
   ];
   const listing = tab === 'tools' || tab === 'resources' || tab === 'prompts';
@@ -163,6 +165,7 @@ function Shell(): ReactNode {
   const open = useSideColumnOpen();
   return (
     <div className="flex min-h-screen flex-col">
+      <SkipLinks />
       <TopBar dark={theme === 'dark'} onToggleTheme={() => services.theme.toggle()} />
       <Banners />
       <Workbench />

@@ -64,7 +64,8 @@ interface VersionRules {
 
 const httpUrl = { type: 'string', pattern: '^https?://\\S+$' };
 
-function serverJsonSchema(rules: VersionRules): JsonSchema {
+/** The parts a package or remote is made of (`$defs`): the same in both versions but for URLs and remote variables. */
+function definitions(rules: VersionRules): JsonSchema {
   const http = (type: string, url: JsonSchema, variables: boolean): JsonSchema => ({
     type: 'object',
     required: ['type', 'url'],
@@ -75,6 +76,67 @@ function serverJsonSchema(rules: VersionRules): JsonSchema {
       ...(variables ? { variables: { type: 'object', additionalProperties: ref('variable') } } : {}),
     },
   });
+  return {
+    repository: {
+      type: 'object',
+      required: ['url', 'source'],
+      properties: { url: uri, source: text, subfolder: text, id: text },
+    },
+    icon: {
+      type: 'object',
+      required: ['src'],
+      properties: {
+        src: { ...uri, maxLength: 255 },
+        mimeType: { type: 'string', enum: ['image/png', 'image/jpeg', 'image/jpg', 'image/svg+xml', 'image/webp'] },
+        sizes: { type: 'array', items: { type: 'string', pattern: '^(any|[0-9]+x[0-9]+)$' } },
+        theme: { type: 'string', enum: ['light', 'dark'] },
+      },
+    },
+    variable: { type: 'object', properties: valueFields },
+    namedValue: {
+      type: 'object',
+      required: ['name'],
+      properties: { name: text, ...templatedFields },
+    },
+    positional: {
+      type: 'object',
+      required: ['type'],
+      properties: { type: kind('positional'), valueHint: text, isRepeated: flag, ...templatedFields },
+      anyOf: [{ required: ['valueHint'] }, { required: ['value'] }],
+    },
+    named: {
+      type: 'object',
+      required: ['type', 'name'],
+      properties: { type: kind('named'), name: text, isRepeated: flag, ...templatedFields },
+    },
+    argument: { anyOf: [ref('positional'), ref('named')] },
+    stdio: { type: 'object', required: ['type'], properties: { type: kind('stdio') } },
+    packageStreamableHttp: http('streamable-http', rules.packageUrl, false),
+    packageSse: http('sse', rules.packageUrl, false),
+    package: {
+      type: 'object',
+      required: ['registryType', 'identifier', 'transport'],
+      properties: {
+        registryType: text,
+        registryBaseUrl: uri,
+        identifier: { type: 'string', minLength: 1 },
+        // A pinned version: "latest" is not one.
+        version: { type: 'string', minLength: 1, not: { const: 'latest' } },
+        fileSha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+        runtimeHint: text,
+        transport: { anyOf: [ref('stdio'), ref('packageStreamableHttp'), ref('packageSse')] },
+        runtimeArguments: listOf('argument'),
+        packageArguments: listOf('argument'),
+        environmentVariables: listOf('namedValue'),
+      },
+    },
+    remoteStreamableHttp: http('streamable-http', rules.remoteUrl, rules.remoteVariables),
+    remoteSse: http('sse', rules.remoteUrl, rules.remoteVariables),
+    remote: { anyOf: [ref('remoteStreamableHttp'), ref('remoteSse')] },
+  };
+}
+
+function serverJsonSchema(rules: VersionRules): JsonSchema {
   return {
     $schema: DRAFT_07,
     $id: schemaId(rules.version),
@@ -95,64 +157,7 @@ function serverJsonSchema(rules: VersionRules): JsonSchema {
       remotes: listOf('remote'),
       _meta: { type: 'object' },
     },
-    $defs: {
-      repository: {
-        type: 'object',
-        required: ['url', 'source'],
-        properties: { url: uri, source: text, subfolder: text, id: text },
-      },
-      icon: {
-        type: 'object',
-        required: ['src'],
-        properties: {
-          src: { ...uri, maxLength: 255 },
-          mimeType: { type: 'string', enum: ['image/png', 'image/jpeg', 'image/jpg', 'image/svg+xml', 'image/webp'] },
-          sizes: { type: 'array', items: { type: 'string', pattern: '^(any|[0-9]+x[0-9]+)$' } },
-          theme: { type: 'string', enum: ['light', 'dark'] },
-        },
-      },
-      variable: { type: 'object', properties: valueFields },
-      namedValue: {
-        type: 'object',
-        required: ['name'],
-        properties: { name: text, ...templatedFields },
-      },
-      positional: {
-        type: 'object',
-        required: ['type'],
-        properties: { type: kind('positional'), valueHint: text, isRepeated: flag, ...templatedFields },
-        anyOf: [{ required: ['valueHint'] }, { required: ['value'] }],
-      },
-      named: {
-        type: 'object',
-        required: ['type', 'name'],
-        properties: { type: kind('named'), name: text, isRepeated: flag, ...templatedFields },
-      },
-      argument: { anyOf: [ref('positional'), ref('named')] },
-      stdio: { type: 'object', required: ['type'], properties: { type: kind('stdio') } },
-      packageStreamableHttp: http('streamable-http', rules.packageUrl, false),
-      packageSse: http('sse', rules.packageUrl, false),
-      package: {
-        type: 'object',
-        required: ['registryType', 'identifier', 'transport'],
-        properties: {
-          registryType: text,
-          registryBaseUrl: uri,
-          identifier: { type: 'string', minLength: 1 },
-          // A pinned version: "latest" is not one.
-          version: { type: 'string', minLength: 1, not: { const: 'latest' } },
-          fileSha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
-          runtimeHint: text,
-          transport: { anyOf: [ref('stdio'), ref('packageStreamableHttp'), ref('packageSse')] },
-          runtimeArguments: listOf('argument'),
-          packageArguments: listOf('argument'),
-          environmentVariables: listOf('namedValue'),
-        },
-      },
-      remoteStreamableHttp: http('streamable-http', rules.remoteUrl, rules.remoteVariables),
-      remoteSse: http('sse', rules.remoteUrl, rules.remoteVariables),
-      remote: { anyOf: [ref('remoteStreamableHttp'), ref('remoteSse')] },
-    },
+    $defs: definitions(rules),
   };
 }
 
