@@ -142,6 +142,10 @@ const BENCHES = [
     name: 'trace-ui',
     rows: [
       ['text filter over 100,000 frames in the page', (r) => ratio(msText(1)(r.filter.oursMs), floorCell(r.filter.floorMs, r.filter.floorSpread, msText(1), 'bare includes() loop', 'repeats'), r.filter.ratio, r.target.filterRatioAtMost, r.filter.noise.ratio)],
+      ['History query at 100,000 frames in the page (target: the text filter\'s ratio, same run)', (r) => ({
+        ...ratio(msText(1)(r.query.oursMs), floorCell(r.query.floorMs, r.query.floorSpread, msText(1), 'bare includes() loop', 'repeats'), r.query.ratio, r.query.targetRatio, r.query.noise.ratio),
+        broken: r.query.sameMatches ? undefined : 'the queries did not find the rows their needles find',
+      })],
       ['typed filter, each keystroke → paint (max)', (r) => context(`${r.typed.maxMs < 16 ? '< 16' : r.typed.maxMs} ms`, `no floor (old budget ≤ ${r.context.ms} ms)`)],
     ],
   },

@@ -11,6 +11,10 @@
  *          needles. Target: ours ≤ 1.85× the floor, judged against the noise of the floor's repeats
  *          (bench/lib/verdict.mjs). No issue set a ratio for this row; 1.85× is the best it reached
  *          when it became a ratio (2026-12-02), kept as the bar so that it cannot slide.
+ *          (a') the History query (issue 26) the same way: queries whose field terms let every row
+ *          through, so that each scans every frame for the same needles (the worst case of a
+ *          query: its fields cost their checks, then the text); ratio to the same floor. Target:
+ *          no slower than the text filter's ratio measured in the same run (within the noise).
  *          (b) a filter typed into the UI: Event Timing's duration of each keystroke (input
  *          event → next paint, handlers and React render included). No floor: the old budget,
  *          ≤ 100 ms, is printed for context.
@@ -36,6 +40,14 @@ const ROUNDS = arg('--rounds', 3);
 const FLOOD_COUNT = 30_000;
 const FLOOD = path.join(ROOT, 'e2e/fixtures/flood.mjs');
 const NEEDLES = ['flood 4242 of', 'zzz-no-match', 'FLOOD 99999', '"level":"warning"', 'of 100000 x'];
+/** One query per needle: fields every flood row passes, then the needle (lib/trace/query.ts). */
+const QUERIES = [
+  '"flood 4242 of"',
+  'kind:notification "zzz-no-match"',
+  'method:notifications/message dir:in -status:error "FLOOD 99999"',
+  'size:<10kb -kind:request "level":"warning"',
+  'server:* -duration:>1s "of 100000 x"',
+];
 const TARGET_MS = 100;
 const TARGET_FILTER_RATIO = 1.85;
 const FLOOR_REPEATS = 5;
@@ -87,11 +99,10 @@ async function flood(page, args) {
   await page.getByRole('button', { name: 'Send', exact: true }).click();
 }
 
-/** (a) the store's own measure of filterRows, per needle; and the includes() floor over the same strings. */
-async function filterFunction(page) {
-  const box = page.getByRole('searchbox', { name: 'Filter history' });
-  const ours = [];
-  for (const needle of NEEDLES) {
+/** The store's own measure of filterRows for each text typed into the box (from an empty box: every row). */
+async function measureTyped(box, page, texts) {
+  const out = [];
+  for (const needle of texts) {
     await box.fill('');
     await box.fill(needle);
     await sleep(150);
@@ -99,8 +110,17 @@ async function filterFunction(page) {
       const entry = performance.getEntriesByName('loupe:trace-filter').at(-1);
       return { duration: entry.duration, rows: entry.detail?.rows, matched: entry.detail?.matched };
     });
-    ours.push({ needle, ms: last.duration, rows: last.rows, matched: last.matched });
+    out.push({ needle, ms: last.duration, rows: last.rows, matched: last.matched });
   }
+  return out;
+}
+
+/** (a) the store's own measure of filterRows, per needle and per query; and the includes() floor over the same strings. */
+async function filterFunction(page) {
+  const box = page.getByRole('searchbox', { name: 'Filter history' });
+  // Measured alike: each text once, from an empty box (the queries right after the needles).
+  const ours = await measureTyped(box, page, NEEDLES);
+  const queries = await measureTyped(box, page, QUERIES);
   await box.fill('');
   const repeats = await page.evaluate(([needles, times]) => {
     // The raw strings the page holds, read through the table's own rows is not possible from
@@ -121,7 +141,7 @@ async function filterFunction(page) {
   // Per needle, the median over the repeats; per repeat, the median over the needles (the spread).
   const floor = NEEDLES.map((needle, i) => ({ needle, ms: median(repeats.map((r) => r[i].ms)), matched: repeats[0][i].matched }));
   const floorSpread = spread(repeats.map((r) => median(r.map((x) => x.ms))));
-  return { ours, floor, floorSpread, floorRepeats: repeats };
+  return { ours, queries, floor, floorSpread, floorRepeats: repeats };
 }
 
 /** (b) typing a filter: each keystroke's input → next paint. */
@@ -220,9 +240,13 @@ async function main() {
     const oursMs = median(fn.ours.map((r) => r.ms));
     const floorMs = fn.floorSpread.median;
     const filterRatio = oursMs / floorMs;
+    const queryMs = median(fn.queries.map((r) => r.ms));
+    const queryRatio = queryMs / floorMs;
+    const sameMatches = fn.queries.every((q, i) => q.matched === fn.ours[i].matched);
     printTable(`History tab, Chromium, ${total.toLocaleString('en')} rows in the page`, [
       ['figure', 'Loupe', 'baseline (same run)', 'ratio', 'target'],
       [`text filter over ${fn.ours[0].rows.toLocaleString('en')} frames (median of ${NEEDLES.length} needles)`, `${oursMs.toFixed(1)} ms`, `${floorMs.toFixed(1)} ms (bare includes() loop)`, `${filterRatio.toFixed(2)}× (±${(filterRatio * fn.floorSpread.noise).toFixed(3)}×)`, `≤ ${TARGET_FILTER_RATIO}×`],
+      [`History query at ${fn.queries[0].rows.toLocaleString('en')} frames (median of ${QUERIES.length} queries${sameMatches ? ', same rows as the needles' : ', ROWS DIFFER from the needles'})`, `${queryMs.toFixed(1)} ms`, `${floorMs.toFixed(1)} ms (bare includes() loop)`, `${queryRatio.toFixed(2)}× (±${(queryRatio * fn.floorSpread.noise).toFixed(3)}×)`, `≤ ${filterRatio.toFixed(2)}× (the text filter's)`],
       ['  slowest needle', `${Math.max(...fn.ours.map((r) => r.ms)).toFixed(1)} ms`, `${Math.max(...fn.floor.map((r) => r.ms)).toFixed(1)} ms`, '', ''],
       [`typed filter, each keystroke to paint (max of ${typed.keystrokes})`, `${typed.maxMs < 16 ? '< 16' : typed.maxMs} ms`, '', '', `(context: ≤ ${TARGET_MS} ms)`],
       [`scroll top → bottom, frame interval p95 (${scrolled.drawnRows} rows in the DOM)`, `${percentile(scrolled.intervals, 95).toFixed(1)} ms`, '16.7 ms (60 Hz)', `${(percentile(scrolled.intervals, 95) / 16.7).toFixed(2)}×`, ''],
@@ -235,6 +259,7 @@ async function main() {
       rows: total,
       heapMb,
       filter: { ...fn, oursMs, floorMs, ratio: filterRatio, noise: { relative: fn.floorSpread.noise, ratio: filterRatio * fn.floorSpread.noise } },
+      query: { queries: fn.queries, oursMs: queryMs, floorMs, floorSpread: fn.floorSpread, ratio: queryRatio, sameMatches, targetRatio: Number(filterRatio.toFixed(2)), noise: { relative: fn.floorSpread.noise, ratio: queryRatio * fn.floorSpread.noise } },
       typed,
       scroll: scrolled,
       clicks: { idle, flooded, idleRounds, floodRounds },

@@ -181,101 +181,123 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** A test of one value against the term's values: exact, or with `*` standing for any text. */
-function valueTest(values: readonly string[]): (value: string | undefined) => boolean {
-  if (values.some((v) => v.includes('*'))) {
-    const pattern = new RegExp(`^(?:${values.map((v) => v.split('*').map(escapeRegExp).join('.*')).join('|')})$`, 's');
-    return (value) => value !== undefined && pattern.test(value);
-  }
-  if (values.length === 1) {
-    const only = values[0];
-    return (value) => value === only;
-  }
-  const set = new Set(values);
-  return (value) => value !== undefined && set.has(value);
-}
-
 /** The text filter's test (filter.ts compileFilter): a literal, case-insensitive, in the row's text or its method. */
 export function textTest(needle: string): Test {
   const pattern = new RegExp(escapeRegExp(needle), 'i');
   return (row) => pattern.test(searchText(row)) || (row.method !== undefined && pattern.test(row.method));
 }
 
-function compare(op: Comparison, amount: number): (value: number | undefined) => boolean {
-  switch (op) {
-    case '>':
-      return (v) => v !== undefined && v > amount;
-    case '>=':
-      return (v) => v !== undefined && v >= amount;
-    case '<':
-      return (v) => v !== undefined && v < amount;
-    case '<=':
-      return (v) => v !== undefined && v <= amount;
+/** A small number per field, for the one switch that runs every term (and the order: cheap first). */
+const Code = { Kind: 0, Dir: 1, Method: 2, Id: 3, Status: 4, Duration: 5, Size: 6, Server: 7, Tool: 8, Text: 9 } as const;
+type Code = (typeof Code)[keyof typeof Code];
+
+const CODES: Record<QueryField, Code> = { kind: Code.Kind, dir: Code.Dir, method: Code.Method, id: Code.Id, status: Code.Status, duration: Code.Duration, size: Code.Size, server: Code.Server, tool: Code.Tool, text: Code.Text };
+
+/**
+ * One term made ready to run. Every term has the same shape and one function runs them all (a
+ * switch, no closure per term): V8 keeps that call site monomorphic, and a query whose fields pass
+ * every row costs about what the text filter costs (bench/trace-ui.mjs).
+ */
+interface Plan {
+  code: Code;
+  negate: boolean;
+  /** Values: `*` alone (any value), one value, a set, or a pattern (with `*` inside). */
+  any: boolean;
+  single: string | undefined;
+  set: ReadonlySet<string> | undefined;
+  pattern: RegExp | undefined;
+  /** Comparisons: the bounds (inclusive or not), in ms or bytes. */
+  low: number;
+  high: number;
+  lowInclusive: boolean;
+  highInclusive: boolean;
+}
+
+/** The plan of a term, made in one object literal (one hidden class for every plan: the switch stays monomorphic). */
+function planOf(term: QueryTerm): Plan {
+  const text = term.field === 'text' ? new RegExp(escapeRegExp(term.value), 'i') : undefined;
+  const compared = term.field === 'duration' || term.field === 'size' ? term : undefined;
+  const above = compared !== undefined && (compared.op === '>' || compared.op === '>=');
+  const values = 'values' in term ? term.values : [];
+  const wild = values.some((v) => v.includes('*')) && !values.includes('*');
+  return {
+    code: CODES[term.field],
+    negate: term.negate,
+    any: values.includes('*'),
+    single: values.length === 1 && !values[0].includes('*') ? values[0] : undefined,
+    set: values.length > 1 && !wild && !values.includes('*') ? new Set(values) : undefined,
+    pattern: text ?? (wild ? new RegExp(`^(?:${values.map((v) => v.split('*').map(escapeRegExp).join('.*')).join('|')})$`, 's') : undefined),
+    low: compared && above ? compared.amount : -Infinity,
+    high: compared && !above ? compared.amount : Infinity,
+    lowInclusive: compared?.op !== '>',
+    highInclusive: compared?.op !== '<',
+  };
+}
+
+function valueMatches(plan: Plan, value: string | undefined): boolean {
+  if (value === undefined) return false;
+  if (plan.any) return true;
+  if (plan.single !== undefined) return value === plan.single;
+  if (plan.set !== undefined) return plan.set.has(value);
+  return plan.pattern !== undefined && plan.pattern.test(value);
+}
+
+function inRange(plan: Plan, value: number | undefined): boolean {
+  if (value === undefined) return false;
+  const aboveLow = plan.lowInclusive ? value >= plan.low : value > plan.low;
+  return aboveLow && (plan.highInclusive ? value <= plan.high : value < plan.high);
+}
+
+function holds(plan: Plan, row: HistoryRow, serverOf: QueryContext['serverOf']): boolean {
+  switch (plan.code) {
+    case 0: // Kind
+      return valueMatches(plan, row.kind);
+    case 1: // Dir
+      return valueMatches(plan, row.dir);
+    case 2: // Method
+      return valueMatches(plan, row.method);
+    case 3: // Id
+      return row.id !== undefined && valueMatches(plan, String(row.id));
+    case 4: // Status
+      return valueMatches(plan, statusOf(row));
+    case 5: // Duration
+      return inRange(plan, row.latencyMs);
+    case 6: // Size
+      return inRange(plan, row.size);
+    case 7: // Server
+      return valueMatches(plan, serverOf?.(row));
+    case 8: // Tool
+      return valueMatches(plan, targetOf(row));
+    case 9: {
+      // Text
+      const pattern = plan.pattern as RegExp;
+      return pattern.test(searchText(row)) || (row.method !== undefined && pattern.test(row.method));
+    }
   }
 }
 
-function termTest(term: QueryTerm, context: QueryContext): Test {
-  switch (term.field) {
-    case 'text':
-      return textTest(term.value);
-    case 'duration': {
-      const test = compare(term.op, term.amount);
-      return (row) => test(row.latencyMs);
-    }
-    case 'size': {
-      const test = compare(term.op, term.amount);
-      return (row) => test(row.size);
-    }
-    case 'method': {
-      const test = valueTest(term.values);
-      return (row) => test(row.method);
-    }
-    case 'status': {
-      const test = valueTest(term.values);
-      return (row) => test(statusOf(row));
-    }
-    case 'dir': {
-      const test = valueTest(term.values);
-      return (row) => test(row.dir);
-    }
-    case 'kind': {
-      const test = valueTest(term.values);
-      return (row) => test(row.kind);
-    }
-    case 'tool': {
-      const test = valueTest(term.values);
-      return (row) => test(targetOf(row));
-    }
-    case 'id': {
-      const test = valueTest(term.values);
-      return (row) => row.id !== undefined && test(String(row.id));
-    }
-    case 'server': {
-      const test = valueTest(term.values);
-      const serverOf = context.serverOf;
-      return (row) => test(serverOf?.(row));
-    }
-  }
+/**
+ * The order terms run in: a text to find first (the scan every row pays anyway, as with the text
+ * filter; the few rows it finds are all the other terms then see), then the fields, cheap ones
+ * first, the frame parse of `tool:` last but one, and a text to leave out last (it passes most rows).
+ * So a query with a text costs what the text filter costs, one without costs less (bench/trace-ui.mjs).
+ */
+function rank(plan: Plan): number {
+  if (plan.code === 9) return plan.negate ? 100 : -1;
+  return plan.code;
 }
-
-/** Cheap checks first; the text scan and the frame parse of `tool:` last. */
-const COST: Record<QueryField, number> = { kind: 0, dir: 0, method: 0, id: 1, status: 1, duration: 1, size: 1, server: 2, tool: 3, text: 4 };
 
 /** One predicate for the query's terms (all must hold); undefined when there is none. */
 export function compileQuery(query: ParsedQuery, context: QueryContext = {}): Test | undefined {
-  const terms = [...query.terms].sort((a, b) => COST[a.field] - COST[b.field]);
-  const tests = terms.map((term) => {
-    const test = termTest(term, context);
-    return term.negate ? (row: HistoryRow) => !test(row) : test;
-  });
-  if (tests.length === 0) return undefined;
-  if (tests.length === 1) return tests[0];
-  if (tests.length === 2) {
-    const [a, b] = tests;
-    return (row) => a(row) && b(row);
+  if (query.terms.length === 0) return undefined;
+  const plans = query.terms.map(planOf).sort((a, b) => rank(a) - rank(b));
+  const serverOf = context.serverOf;
+  if (plans.length === 1) {
+    const [only] = plans;
+    return (row) => holds(only, row, serverOf) !== only.negate;
   }
   return (row) => {
-    for (const test of tests) if (!test(row)) return false;
+    for (let i = 0; i < plans.length; i += 1) if (holds(plans[i], row, serverOf) === plans[i].negate) return false;
     return true;
   };
 }
