@@ -154,7 +154,7 @@ test.describe('room: tabs, the folded connection, the side column, resizable pan
     await expect(detail).toHaveAttribute('aria-valuenow', String(was + 16));
   });
 
-  test('at 800 px wide the page does not scroll sideways, the tabs keep one row, the side column hides', async ({ launch, loupe, page }) => {
+  test('at 800 px wide the page does not scroll sideways, the tabs keep one row, the side column hides', async ({ launch, loupe, page }, testInfo) => {
     await page.setViewportSize({ width: 800, height: 700 });
     const app = await launch();
     await loupe.open(app.url);
@@ -170,5 +170,8 @@ test.describe('room: tabs, the folded connection, the side column, resizable pan
     await loupe.openTab('Tools');
     await expectOneRow(page);
     await expectNoPageScroll(page);
+    const shot = testInfo.outputPath('room-800.png');
+    await page.screenshot({ path: shot });
+    await testInfo.attach('room-800', { path: shot, contentType: 'image/png' });
   });
 });
