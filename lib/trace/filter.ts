@@ -54,6 +54,8 @@ export function compileFilter(filter: TraceFilter, context?: QueryContext): Test
   const pattern = needle === '' ? undefined : new RegExp(escapeRegExp(needle), 'i');
   const { dir, errorsOnly, violationsOnly } = filter;
   const query = filter.query ? compileQuery(parseQuery(filter.query), context) : undefined;
+  // The query alone (the searchbox, no control set): its own predicate, with no wrapper per row.
+  if (query && !kinds && !methods && dir === 'any' && !errorsOnly && !violationsOnly && pattern === undefined) return query;
   return (row) => {
     if (kinds && !kinds.has(row.kind)) return false;
     if (methods && (row.method === undefined || !methods.has(row.method))) return false;
