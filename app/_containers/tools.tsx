@@ -87,6 +87,30 @@ function ToolListPane({ index, onSelect }: { index: number; onSelect(i: number):
   );
 }
 
+/**
+ * A tool chosen in the list hands the focus to its form's first field (issue 26). Spent in a ref,
+ * not state: a render after it would show the form's draft as typed, not as remembered.
+ */
+function useFocusRequest() {
+  const [focusFor, setFocusFor] = useState<{ name: string; token: number }>();
+  const spent = useRef(0);
+  return {
+    request: (name: string) => setFocusFor({ name, token: Date.now() }),
+    tokenFor: (name: string) => (focusFor?.name === name && focusFor.token > spent.current ? focusFor.token : undefined),
+    onFocused: () => { spent.current = focusFor?.token ?? 0; },
+  };
+}
+
+/** A resource link in a result opens the Resources tab on that URI. */
+function useOpenResource(): (uri: string) => void {
+  const services = useServices();
+  const model = useSession();
+  return (uri) => {
+    services.nav.show('resources');
+    void model.resourceView.read(uri, 'link');
+  };
+}
+
 export function ToolsContainer(): ReactNode {
   const services = useServices();
   const model = useSession();
@@ -98,10 +122,7 @@ export function ToolsContainer(): ReactNode {
   // Kept in the session's model: switching servers and back finds the same tool selected.
   const selected = useStore(model.selectedTool);
   const setSelected = (next: Selection) => model.selectedTool.set(next);
-  // A tool chosen in the list hands the focus to its form's first field (issue 26).
-  // Spent in a ref, not state: a render after it would show the form's draft as typed, not as remembered.
-  const [focusFor, setFocusFor] = useState<{ name: string; token: number }>();
-  const focusSpent = useRef(0);
+  const focus = useFocusRequest();
   const selectByName = (name: string, i = list.items.findIndex((t) => t.name === name)) => i >= 0 && setSelected({ name, index: i });
   const index = selectedIndex(list.items, selected);
   const tool = index >= 0 ? list.items[index] : undefined;
@@ -117,15 +138,12 @@ export function ToolsContainer(): ReactNode {
   const task = useResultTask(tool?.name);
   useOpenView(tool, shown, latest);
   const elsewhere = calls.filter((c) => c.status === 'running' && c !== shown);
-  const openResource = (uri: string) => {
-    services.nav.show('resources');
-    void model.resourceView.read(uri, 'link');
-  };
+  const openResource = useOpenResource();
   return (
     <SplitPane label="Resize tool list" sized="first" defaultSize={320} min={192} max={640} otherMin={320} {...usePaneSize('tools.list')} className="min-h-0">
       <ToolListPane index={index} onSelect={(i) => {
         setSelected({ name: list.items[i].name, index: i });
-        setFocusFor({ name: list.items[i].name, token: Date.now() });
+        focus.request(list.items[i].name);
       }} />
       <div className="min-w-0 space-y-3">
         <ToolCalls calls={elsewhere} onCancel={(id) => model.call.cancel(id)} onShow={(name) => selectByName(name)} />
@@ -140,8 +158,8 @@ export function ToolsContainer(): ReactNode {
               initialArgs={start}
               remembered={draft === undefined && remembered !== undefined}
               onDraft={(data) => model.toolDrafts.set(tool.name, data)}
-              focusToken={focusFor?.name === tool.name && focusFor.token > focusSpent.current ? focusFor.token : undefined}
-              onFocused={() => { focusSpent.current = focusFor?.token ?? 0; }}
+              focusToken={focus.tokenFor(tool.name)}
+              onFocused={focus.onFocused}
               canRun={connected}
               cannotRunReason={!connected ? 'Connect to run tools' : undefined}
               settings={settings}

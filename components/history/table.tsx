@@ -51,8 +51,11 @@ export const ROW_HEIGHT = 26;
  * width, whatever the panes around it do.
  */
 const COLUMNS = 'grid grid-cols-[3rem_7.125rem_minmax(14.5rem,1fr)_5.25rem_5.25rem] @min-[49rem]:grid-cols-[3.5rem_6.75rem_4.75rem_6.5rem_minmax(12rem,1fr)_5rem_5.25rem_5.25rem]';
-const MERGED_COLUMNS = 'grid grid-cols-[3rem_7rem_7.125rem_minmax(14.5rem,1fr)_5.25rem_5.25rem] @min-[57rem]:grid-cols-[3.5rem_6.75rem_8rem_4.75rem_6.5rem_minmax(12rem,1fr)_5rem_5.25rem_5.25rem]';
-/** Time, Dir and Id: shown only where the table is wide enough for every column; the arrow only where it is not. */
+const MERGED_COLUMNS = 'grid grid-cols-[3rem_6.75rem_7rem_7.125rem_minmax(14.5rem,1fr)_5.25rem_5.25rem] @min-[57rem]:grid-cols-[3.5rem_6.75rem_8rem_4.75rem_6.5rem_minmax(12rem,1fr)_5rem_5.25rem_5.25rem]';
+/**
+ * Time, Dir and Id: shown only where the table is wide enough for every column; the arrow only where it is not.
+ * The merged History keeps Time at every width: across servers, the clock is the only order there is.
+ */
 const WIDE_ONLY = 'hidden @min-[49rem]:block';
 const MERGED_WIDE_ONLY = 'hidden @min-[57rem]:block';
 const NARROW_ONLY = '@min-[49rem]:hidden';
@@ -190,7 +193,7 @@ function Row({ row, index, folded, selected, server, rounds, onSelect }: RowProp
       <span role="cell" className={`px-2 text-right tabular-nums ${MUTED}`}>
         <button type="button" tabIndex={-1} onClick={(e) => { e.stopPropagation(); onSelect(); }} className="hover:underline" aria-label={`Show frame ${row.seq}`}>{row.seq}</button>
       </span>
-      <span role="cell" className={`${wide} truncate px-2 tabular-nums ${MUTED}`}>{clockTime(row.ts)}</span>
+      <span role="cell" className={`${server === undefined ? WIDE_ONLY : ''} truncate px-2 tabular-nums ${MUTED}`}>{clockTime(row.ts)}</span>
       {server !== undefined && <span role="cell" className="truncate px-2" title={server}><Text>{server}</Text></span>}
       <span role="cell" className={`${wide} truncate px-1`}>{direction(row, folded)}</span>
       <span role="cell" className={`truncate px-1.5 ${KIND_COLORS[folded && row.kind === 'request' && row.partner?.isError ? 'error' : row.kind] ?? 'text-zinc-600 dark:text-zinc-300'}`}>
@@ -219,7 +222,7 @@ function Header({ merged }: { merged: boolean }): ReactNode {
   return (
     <div role="row" aria-rowindex={1} style={{ height: ROW_HEIGHT }} className={`${merged ? MERGED_COLUMNS : COLUMNS} items-center bg-zinc-100 text-left text-[11px] uppercase tracking-wide text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300`}>
       <span role="columnheader" className={`${cell} text-right`}>#</span>
-      <span role="columnheader" className={`${cell} ${wide}`}>Time</span>
+      <span role="columnheader" className={`${cell} ${merged ? '' : wide}`}>Time</span>
       {merged && <span role="columnheader" className={cell}>Server</span>}
       <span role="columnheader" className={`px-1 ${wide}`}>Dir</span>
       <span role="columnheader" className={cell}>Kind</span>
@@ -260,7 +263,7 @@ export function HistoryTable({ rows, version, folded, selectedSeq, scrollToken, 
         role="table"
         label="Frames"
         ariaRowCount={rows.length + 1}
-        className={`${merged ? 'min-w-[42.5rem] @min-[57rem]:min-w-[57rem]' : 'min-w-[35.25rem] @min-[49rem]:min-w-[49rem]'} font-mono text-xs focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-500/40`}
+        className={`${merged ? 'min-w-[49.25rem] @min-[57rem]:min-w-[57rem]' : 'min-w-[35.25rem] @min-[49rem]:min-w-[49rem]'} font-mono text-xs focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-500/40`}
         renderRow={(i) => (merged ? <MergedRow key={`${rows[i].event.session}:${rows[i].seq}`} row={rows[i]} index={i} folded={folded} merged={merged} /> : <Row key={rows[i].seq} row={rows[i]} index={i} folded={folded} selected={rows[i].seq === selectedSeq} rounds={rounds} onSelect={() => onSelect(rows[i].seq)} />)}
       />
     </div>
