@@ -245,14 +245,35 @@ describe('the gateway in front of server-everything over stdio', () => {
     await expect(client.ping()).rejects.toThrow(/404|Session not found/);
   });
 
-  it('refuses a session over the cap in plain words', async () => {
+  it('at the cap, ends the session unused longest with nothing in flight, says so, and opens the new one', async () => {
+    const { url, engine } = await startGateway({ maxSessions: 2 });
+    const one = await connect(url, 'one');
+    const two = await connect(url, 'two');
+    await one.client.ping();
+    // "two" is now the one unused longest: it is the one ended, whatever the order they opened in.
+    await one.client.ping();
+    const before = gatewaySessions(engine);
+    const three = await connect(url, 'three');
+    await three.client.ping();
+    await one.client.ping();
+    await expect(two.client.ping()).rejects.toThrow(/404|Session not found/);
+    const ended = before.find((s) => s.trace.all().some((e) => e.kind === 'transport' && e.message.startsWith('Gateway: Closed to make room')));
+    expect(ended, 'a page session that says it was closed to make room').toBeDefined();
+    const note = ended!.trace.all().find((e) => e.kind === 'transport' && e.message.startsWith('Gateway: Closed to make room'));
+    expect(note && note.kind === 'transport' && note.message).toBe('Gateway: Closed to make room for a new client session: the gateway keeps 2 at most (--gateway-max-sessions), and this one had gone unused longest with nothing in flight.');
+    expect(ended!.trace.all().some((e) => e.kind === 'frame' && e.raw.includes('"two"'))).toBe(true);
+  });
+
+  it('refuses a session over the cap in plain words when every session has a call in flight', async () => {
     const { url } = await startGateway({ maxSessions: 2 });
-    await connect(url, 'one');
-    await connect(url, 'two');
+    const busy = await Promise.all(['one', 'two'].map((name) => connect(url, name)));
+    const calls = busy.map(({ client }) => client.callTool({ name: 'trigger-long-running-operation', arguments: { duration: 2, steps: 2 } }));
+    await new Promise((r) => setTimeout(r, 300));
     const third = await raw(url, POST(), INIT);
     expect(third.status).toBe(503);
-    expect(JSON.parse(third.text).error.message).toBe("Loupe's gateway has 2 sessions open, its limit (--gateway-max-sessions); close one or raise the limit.");
-    await expect(connect(url, 'three')).rejects.toThrow(/has 2 sessions open, its limit/);
+    expect(JSON.parse(third.text).error.message).toBe("Loupe's gateway has 2 sessions open, each with a request in flight, its limit (--gateway-max-sessions); wait for one to finish, close one or raise the limit.");
+    // Neither busy session was harmed.
+    for (const result of await Promise.all(calls)) expect(JSON.stringify(result)).toContain('Long running operation completed');
   });
 
   it('answers 502 in plain words when the target cannot start, and the page shows why', async () => {

@@ -77,6 +77,10 @@ export class GatewaySession {
   /** What the server sent before the client's side existed (while initialize was on its way). */
   private early: JSONRPCMessage[] = [];
   private exchanges = 0;
+  /** POSTs of the client still open: requests in flight or streaming their answers (a GET stream is not one). */
+  private posts = 0;
+  /** When the client last sent a request (performance.now()): the gateway's cap ends the longest unused first. */
+  lastUsed = performance.now();
   private idleTimer?: ReturnType<typeof setTimeout>;
   private ending?: Promise<void>;
 
@@ -91,6 +95,14 @@ export class GatewaySession {
 
   get ended(): boolean {
     return this.ending !== undefined;
+  }
+
+  /**
+   * Open, answered initialize, and nothing of the client's in flight: ending it loses no answer.
+   * An open GET stream does not count (a client may hold one for as long as the session lives).
+   */
+  get idle(): boolean {
+    return !this.ended && this.server !== undefined && this.initialize === undefined && this.posts === 0 && this.inFlight.size === 0;
   }
 
   /**
@@ -156,16 +168,22 @@ export class GatewaySession {
   async handle(req: IncomingMessage, res: ServerResponse, body?: unknown): Promise<void> {
     const server = this.server;
     if (!server || this.ended) return refuse(res, 404, 'Session not found: it was closed. Initialize again.', -32001);
-    this.track(res);
+    this.track(res, req.method);
     if (req.method === 'GET') this.standalone.watch(res);
     await server.handleRequest(req, res, body);
   }
 
   /** Every HTTP exchange of the client holds off the idle timer until it closes. */
-  private track(res: ServerResponse): void {
+  private track(res: ServerResponse, method = 'POST'): void {
     this.exchanges++;
+    const post = method === 'POST';
+    if (post) {
+      this.posts++;
+      this.lastUsed = performance.now();
+    }
     clearTimeout(this.idleTimer);
     res.once('close', () => {
+      if (post) this.posts--;
       if (--this.exchanges === 0 && !this.ended) this.armIdle();
     });
   }
