@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatPath, jsonDifferences, jsonEqual, matches, parsePath, type PathKey } from './json-path.ts';
+import { evaluatePath, formatPath, jsonDifferences, jsonEqual, matches, parsePath, type PathKey } from './json-path.ts';
 
 const path = (text: string) => {
   const parsed = parsePath(text);
@@ -145,5 +145,69 @@ describe('jsonDifferences', () => {
     expect(diffs).toHaveLength(1);
     expect(diffs[0].keys).toHaveLength(256);
     expect(jsonEqual(deep(1), deep(2))).toBe(false);
+  });
+});
+
+describe('evaluatePath (issue 27: assertions and extracts)', () => {
+  const doc = {
+    content: [
+      { type: 'text', text: 'Echo: hi' },
+      { type: 'image', data: 'AAA', meta: { timestamp: 1 } },
+    ],
+    structuredContent: { sum: 5, nested: { timestamp: 2, list: [{ timestamp: 3 }] }, 'x-y': true, '0': 'zero' },
+    timestamp: 0,
+  };
+  const found = (text: string, value: unknown = doc) => evaluatePath(path(text), value).map((m) => [formatPath(m.keys), m.value]);
+
+  it('selects by name, quoted name, index and wildcard', () => {
+    expect(found('$')).toEqual([['$', doc]]);
+    expect(found('$.content[0].text')).toEqual([['$.content[0].text', 'Echo: hi']]);
+    expect(found("$.structuredContent['x-y']")).toEqual([["$.structuredContent.x-y", true]]);
+    expect(found('$.content[*].type')).toEqual([['$.content[0].type', 'text'], ['$.content[1].type', 'image']]);
+    expect(found('$.structuredContent.*').map(([p]) => p)).toEqual(["$.structuredContent['0']", '$.structuredContent.sum', '$.structuredContent.nested', '$.structuredContent.x-y']);
+  });
+
+  it('selects nothing where nothing is, and keeps names and indexes apart', () => {
+    expect(found('$.content[2]')).toEqual([]);
+    expect(found('$.missing.deeper')).toEqual([]);
+    expect(found('$.content.text')).toEqual([]);
+    expect(found('$.structuredContent[0]')).toEqual([]);
+    expect(found("$.structuredContent['0']")).toEqual([["$.structuredContent['0']", 'zero']]);
+    expect(found('$[0]', 'a string')).toEqual([]);
+    expect(found('$.toString', {})).toEqual([]);
+  });
+
+  it('descends with .. in document order, each location once', () => {
+    // Each node's own member first, then those of the nodes below it, in document order (RFC 9535's order).
+    expect(found('$..timestamp')).toEqual([
+      ['$.timestamp', 0],
+      ['$.content[1].meta.timestamp', 1],
+      ['$.structuredContent.nested.timestamp', 2],
+      ['$.structuredContent.nested.list[0].timestamp', 3],
+    ]);
+    expect(found('$..nested..timestamp')).toEqual([['$.structuredContent.nested.timestamp', 2], ['$.structuredContent.nested.list[0].timestamp', 3]]);
+    expect(found('$..*..timestamp').map(([, v]) => v).sort()).toEqual([1, 2, 3]);
+    expect(found('$..[0].text')).toEqual([['$.content[0].text', 'Echo: hi']]);
+  });
+
+  it('agrees with matches: every location it returns is one the path matches', () => {
+    for (const text of ['$..timestamp', '$.content[*]', '$..*', '$..[0]', '$.structuredContent..*']) {
+      for (const m of evaluatePath(path(text), doc)) expect(matches(path(text), m.keys), `${text} at ${formatPath(m.keys)}`).toBe(true);
+    }
+  });
+
+  it('does not overflow on a value nested 20,000 deep, and stops looking at depth 256', () => {
+    let deep: unknown = { leaf: true };
+    for (let i = 0; i < 20_000; i += 1) deep = { a: deep };
+    // Lengths only: a failing expectation would try to print the value itself.
+    expect(evaluatePath(path('$..leaf'), deep).length).toBe(0);
+    expect(evaluatePath(path('$.a.a.a'), deep).length).toBe(1);
+    // The nodes at depths 0 to 256 are looked in, each giving its `a`.
+    expect(evaluatePath(path('$..a'), deep).length).toBe(257);
+  });
+
+  it('returns at most 10,000 values', () => {
+    const wide = { items: Array.from({ length: 30_000 }, (_, i) => i) };
+    expect(evaluatePath(path('$.items[*]'), wide).length).toBe(10_000);
   });
 });

@@ -7,10 +7,15 @@
  * Supported: `$`, `.name`, `['name']` / `["name"]`, `[n]`, `[*]` / `.*`, and `..` (recursive
  * descent) before any of them (`$..timestamp`, `$..['x-y']`, `$..[0]`).
  *
- * Why our own: no JSONPath package is a dependency, and the ones on npm evaluate a path *against a
- * document* (return the matching values), with filters and script expressions we do not want from a
- * command line. What verify needs is the other direction: "does this concrete location match a
- * rule?", asked at every node of a diff. That is a few dozen lines over a parsed selector list.
+ * Also the path of a collection's assertions and extracts (issue 27, lib/collections/): there the
+ * path is evaluated against an answer (`evaluatePath`), over the same selectors, so that an
+ * assertion's `$.content[0].text` means exactly what an ignore rule's does.
+ *
+ * Why our own: no JSONPath package is a dependency, and the ones on npm bring filters and script
+ * expressions (`?(@.x > 1)`, `(@.length-1)`) we do not want to run from a file or a command line.
+ * What verify needs is the other direction anyway: "does this concrete location match a rule?",
+ * asked at every node of a diff; and the evaluation collections need is one walk over the same
+ * parsed selector list. Together a few dozen lines, with one meaning for both.
  */
 
 /** One step of a concrete location: an object key or an array index. */
@@ -121,6 +126,74 @@ export function matches(path: JsonPath, keys: readonly PathKey[]): boolean {
     return found;
   };
   return match(0, 0);
+}
+
+/** One value a path selects, with its concrete location. */
+export interface PathMatch {
+  keys: PathKey[];
+  value: unknown;
+}
+
+/** Below this depth `..` does not look (a hostile answer can nest 20,000 deep). */
+const MAX_EVAL_DEPTH = 256;
+/** The most values one evaluation returns: `$..*` over a large answer would otherwise copy all of it. */
+const MAX_EVAL_MATCHES = 10_000;
+
+/** The children of a JSON value, in document order. */
+function childrenOf(node: PathMatch): PathMatch[] {
+  const { value, keys } = node;
+  if (Array.isArray(value)) return value.map((v, i) => ({ keys: [...keys, i], value: v }));
+  if (value !== null && typeof value === 'object') return Object.keys(value).map((k) => ({ keys: [...keys, k], value: (value as Record<string, unknown>)[k] }));
+  return [];
+}
+
+/** The node and every node below it (to MAX_EVAL_DEPTH), in document order, without recursion. */
+function selfAndBelow(node: PathMatch, out: PathMatch[]): void {
+  const stack = [node];
+  while (stack.length > 0 && out.length < MAX_EVAL_MATCHES) {
+    const next = stack.pop()!;
+    out.push(next);
+    if (next.keys.length < MAX_EVAL_DEPTH) stack.push(...childrenOf(next).reverse());
+  }
+}
+
+function stepOf(selector: Selector, node: PathMatch): PathMatch[] {
+  const { value, keys } = node;
+  if (selector.kind === 'wildcard') return childrenOf(node);
+  if (selector.kind === 'index') return Array.isArray(value) && selector.index < value.length ? [{ keys: [...keys, selector.index], value: value[selector.index] }] : [];
+  const isObj = value !== null && typeof value === 'object' && !Array.isArray(value);
+  return isObj && Object.hasOwn(value, selector.name) ? [{ keys: [...keys, selector.name], value: (value as Record<string, unknown>)[selector.name] }] : [];
+}
+
+/**
+ * The values `path` selects in `doc`, in document order, each once, with where it is: the same
+ * locations `matches` accepts (an index selects array elements only, a name object members only).
+ * `$` alone selects the document. `..` looks at most 256 levels deep; at most 10,000 values.
+ */
+export function evaluatePath(path: JsonPath, doc: unknown): PathMatch[] {
+  let nodes: PathMatch[] = [{ keys: [], value: doc }];
+  for (const selector of path.selectors) {
+    let bases = nodes;
+    if (selector.descend) {
+      bases = [];
+      for (const node of nodes) selfAndBelow(node, bases);
+    }
+    const next: PathMatch[] = [];
+    const seen = new Set<string>();
+    for (const base of bases) {
+      for (const found of stepOf(selector, base)) {
+        // A `..` after a `..` reaches a node from several bases: each location is kept once.
+        const at = formatPath(found.keys);
+        if (seen.has(at)) continue;
+        seen.add(at);
+        next.push(found);
+        if (next.length >= MAX_EVAL_MATCHES) break;
+      }
+      if (next.length >= MAX_EVAL_MATCHES) break;
+    }
+    nodes = next;
+  }
+  return nodes;
 }
 
 const PLAIN_NAME = /^[A-Za-z_$][A-Za-z0-9_$-]*$/;

@@ -13,6 +13,8 @@ import { parseJsonc } from '../json/jsonc.ts';
 import { ENTRY_KEYS, findSections, isObject, parseEntry, type Flavour } from '../config/server-config.ts';
 import { isReference, placeholdersOf, referencesOf } from './references.ts';
 import { readRules } from '../rules/file.ts';
+import { readCollections } from '../collections/read.ts';
+import type { Collection } from '../collections/schema.ts';
 import type { Rule } from '../model/rules.ts';
 import {
   EXTRAS_KEY, FileExtrasSchema, FileServerExtrasSchema, SavedQuerySchema,
@@ -49,6 +51,7 @@ export function workspaceFromData(data: unknown): Result<Workspace> {
   const extras = readExtras(top[EXTRAS_KEY], notes);
   const rules = readFileRules(top[EXTRAS_KEY], notes);
   const queries = readFileQueries(top[EXTRAS_KEY], notes);
+  const collections = readFileCollections(top[EXTRAS_KEY], notes);
   const servers: WorkspaceServer[] = [];
   for (const [flavour, entries] of sections.value) {
     for (const [name, entry] of Object.entries(entries)) {
@@ -65,7 +68,7 @@ export function workspaceFromData(data: unknown): Result<Workspace> {
   if (fromSettings) notes.push('Servers read from "mcp.servers" of a VS Code settings.json; saving writes a separate mcp.json-style file.');
   const other = fromSettings ? undefined : otherTopKeys(top);
   const flavour = sections.value[0][0];
-  return { ok: true, value: { flavour, servers, inputs, notes, ...(other ? { other } : {}), ...(rules ? { rules } : {}), ...(queries ? { queries } : {}) } };
+  return { ok: true, value: { flavour, servers, inputs, notes, ...(other ? { other } : {}), ...(rules ? { rules } : {}), ...(queries ? { queries } : {}), ...(collections ? { collections } : {}) } };
 }
 
 function otherTopKeys(top: Json): Json | undefined {
@@ -163,6 +166,18 @@ function readFileQueries(value: unknown, notes: string[]): SavedQuery[] | undefi
   if (read.success) return read.data.length > 0 ? read.data : undefined;
   notes.push(`"${EXTRAS_KEY}.queries" is not a list of saved queries (${read.error.issues[0]?.message ?? 'unknown'}); none is loaded.`);
   return undefined;
+}
+
+/** The test collections under `x-mcp-loupe.collections` (issue 27); a bad list is a note naming where, and none is loaded. */
+function readFileCollections(value: unknown, notes: string[]): Collection[] | undefined {
+  if (!isObject(value) || value.collections === undefined) return undefined;
+  const read = readCollections(value.collections, `${EXTRAS_KEY}.collections`);
+  if (!read.ok) {
+    notes.push(`"${EXTRAS_KEY}.collections" is not valid (${read.error}); no collection is loaded.`);
+    return undefined;
+  }
+  notes.push(...read.notes);
+  return read.collections.length > 0 ? read.collections : undefined;
 }
 
 /** Loupe's own key; anything wrong in it is a note, never an error (the servers still open). */

@@ -34,7 +34,7 @@ export function serializeWorkspace(ws: Workspace): string {
   const used = usedInputs(inputs, servers);
   if (used.length > 0) file.inputs = used.map(inputEntry);
   for (const [key, value] of Object.entries(ws.other ?? {})) if (!Object.hasOwn(file, key) && key !== EXTRAS_KEY) put(file, key, value);
-  const extras = extrasBlock(servers, ws.flavour, ws.rules, ws.queries);
+  const extras = extrasBlock(servers, ws.flavour, ws);
   if (extras) file[EXTRAS_KEY] = extras;
   return `${JSON.stringify(file, null, 2)}\n`;
 }
@@ -80,8 +80,8 @@ function usedInputs(inputs: InputDecl[], servers: WorkspaceServer[]): InputDecl[
   return inputs.filter((input) => !input.id.startsWith('loupe-') || used.has(input.id));
 }
 
-/** Per-server blocks under `servers`, the interception rules (issue 13) under `rules`, saved History queries (issue 26) under `queries`. */
-function extrasBlock(servers: WorkspaceServer[], flavour: Flavour, rules: Workspace['rules'], queries: Workspace['queries']): Json | undefined {
+/** Per-server blocks under `servers`, the interception rules (issue 13) under `rules`, saved History queries (issue 26) under `queries`, test collections (issue 27) under `collections`. */
+function extrasBlock(servers: WorkspaceServer[], flavour: Flavour, { rules, queries, collections }: Pick<Workspace, 'rules' | 'queries' | 'collections'>): Json | undefined {
   const blocks: Array<[string, FileServerExtras]> = [];
   for (const server of servers) {
     const block: FileServerExtras = {};
@@ -94,6 +94,7 @@ function extrasBlock(servers: WorkspaceServer[], flavour: Flavour, rules: Worksp
   }
   const hasRules = rules !== undefined && rules.length > 0;
   const hasQueries = queries !== undefined && queries.length > 0;
-  if (blocks.length === 0 && !hasRules && !hasQueries) return undefined;
-  return { version: EXTRAS_VERSION, ...(blocks.length > 0 ? { servers: Object.fromEntries(blocks) } : {}), ...(hasRules ? { rules } : {}), ...(hasQueries ? { queries } : {}) };
+  const hasCollections = collections !== undefined && collections.length > 0;
+  if (blocks.length === 0 && !hasRules && !hasQueries && !hasCollections) return undefined;
+  return { version: EXTRAS_VERSION, ...(blocks.length > 0 ? { servers: Object.fromEntries(blocks) } : {}), ...(hasRules ? { rules } : {}), ...(hasQueries ? { queries } : {}), ...(hasCollections ? { collections } : {}) };
 }

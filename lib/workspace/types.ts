@@ -7,6 +7,7 @@ import { ProtocolChoiceSchema, type ServerConfig } from '../model/server-config.
 import { ClientCapabilityChoiceSchema, type ClientCapabilityChoice } from '../wire/base.ts';
 import { SavedCallSchema, SavedQuerySchema } from '../model/workspace-schemas.ts';
 import type { Rule } from '../model/rules.ts';
+import type { Collection } from '../collections/schema.ts';
 
 export { InputDeclSchema, SavedCallSchema, SavedQuerySchema } from '../model/workspace-schemas.ts';
 
@@ -65,6 +66,8 @@ export interface Workspace {
   rules?: Rule[];
   /** Named History queries (issue 26), under `x-mcp-loupe.queries`. */
   queries?: SavedQuery[];
+  /** Test collections (issue 27), under `x-mcp-loupe.collections` (lib/collections/schema.ts). */
+  collections?: Collection[];
 }
 
 /** The name of Loupe's key in a file, and the version of what is under it. */
