@@ -46,7 +46,12 @@ export const MessageSchema = z.discriminatedUnion('role', [
 export type Message = z.infer<typeof MessageSchema>;
 export type AssistantMessage = Extract<Message, { role: 'assistant' }>;
 
-export const UsageSchema = z.object({ inputTokens: z.number(), outputTokens: z.number() });
+export const UsageSchema = z.object({
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  /** What the call cost, when the provider says (OpenRouter's `usage.cost`, in US dollars); evals add it up (issue 27). */
+  cost: z.number().optional(),
+});
 export type Usage = z.infer<typeof UsageSchema>;
 
 export const ProviderKindSchema = z.enum(['anthropic', 'openai-compatible']);

@@ -107,6 +107,11 @@ describe('Chat Completions reply', () => {
     expect(unwrap(openai.parseReply(completion))).toEqual(expectedReply);
   });
 
+  it('keeps the cost a provider reports with the usage (OpenRouter’s usage.cost; evals add it up)', () => {
+    const priced = { ...completion, usage: { ...completion.usage, cost: 0.00042 } };
+    expect(unwrap(openai.parseReply(priced)).usage).toEqual({ inputTokens: 12, outputTokens: 34, cost: 0.00042 });
+  });
+
   it('accepts arguments sent as an object, and marks arguments that are not JSON', () => {
     const odd = { choices: [{ message: { content: null, tool_calls: [{ id: 'c', function: { name: 'x', arguments: { a: 1 } } }, { id: 'd', function: { name: 'x', arguments: '[1' } }] }, finish_reason: 'tool_calls' }] };
     const parts = unwrap(openai.parseReply(odd)).message.parts;

@@ -87,7 +87,9 @@ function stopReason(raw: string | undefined): StopReason {
 
 function usageOf(raw: unknown): Usage | undefined {
   if (!isObj(raw)) return undefined;
-  return { inputTokens: num(raw.prompt_tokens) ?? 0, outputTokens: num(raw.completion_tokens) ?? 0 };
+  // `cost`: what OpenRouter reports of each call (https://openrouter.ai/docs/use-cases/usage-accounting); others report none.
+  const cost = num(raw.cost);
+  return { inputTokens: num(raw.prompt_tokens) ?? 0, outputTokens: num(raw.completion_tokens) ?? 0, ...(cost !== undefined ? { cost } : {}) };
 }
 
 /** The detail of an error body: OpenAI's `{error: {message, type, code}}`, Ollama's `{error: "…"}`, vLLM's `{object: "error", message}`. */
