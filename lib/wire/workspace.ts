@@ -1,6 +1,7 @@
 /** The workspace on the wire (lib/wire/wire.ts). */
 import { z } from 'zod';
 import { InputDeclSchema, SavedCallSchema, SavedQuerySchema } from '../model/workspace-schemas.ts';
+import { CollectionSchema } from '../collections/schema.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Workspace (issue 9): the servers of one file, Loupe's extras, and the inputs it still needs.
@@ -18,6 +19,8 @@ export const WorkspaceStateSchema = z.object({
   savedCalls: z.record(z.string(), z.array(SavedCallSchema)),
   /** Named History queries of the workspace (issue 26); absent: none. */
   savedQueries: z.array(SavedQuerySchema).optional(),
+  /** The workspace's test collections (issue 27), as the proxy checked them; absent: none. */
+  collections: z.array(CollectionSchema).optional(),
   /** Inputs some server waits for (its status is `disconnected` with a note until `provide-inputs`). */
   inputsNeeded: z.array(InputDeclSchema),
   /** Plain notes for the user, each naming its server (renames, ignored keys, placeholders). */
@@ -26,6 +29,13 @@ export const WorkspaceStateSchema = z.object({
   prunedSessions: z.number().int().nonnegative().optional(),
 });
 export type WorkspaceState = z.infer<typeof WorkspaceStateSchema>;
+
+/**
+ * Replace the workspace's collections (issue 27); broadcast as `workspace`. Any JSON on the wire: the
+ * proxy reads it as a collection file's list (lib/collections/read.ts), and answers a bad one with an
+ * `error` naming where it is wrong, changing nothing.
+ */
+export const SetCollectionsMessageSchema = z.object({ type: z.literal('set-collections'), collections: z.array(z.unknown()) });
 
 /** A known config file of an MCP host on this machine (read-only: Loupe never writes it). */
 export const ConfigLocationSchema = z.object({

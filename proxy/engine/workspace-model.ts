@@ -10,6 +10,7 @@ import type { ClientCapabilityChoice, WorkspaceState } from '../../lib/wire/wire
 import { isReference, referencesOf, resolveReferences, secretInputId, type InputDecl, type SavedCall, type SavedQuery, type Workspace, type WorkspaceServer } from '../../lib/workspace/workspace.ts';
 import type { SessionView } from '../session/session.ts';
 import type { Rule } from '../../lib/model/rules.ts';
+import type { Collection } from '../../lib/collections/schema.ts';
 
 export interface ServerEntry {
   name: string;
@@ -46,6 +47,8 @@ export class WorkspaceModel {
   rules: Rule[] = [];
   /** Named History queries (issue 26), saved under `x-mcp-loupe.queries`. */
   savedQueries: SavedQuery[] = [];
+  /** Test collections (issue 27), saved under `x-mcp-loupe.collections`. */
+  collections: Collection[] = [];
   /** Absolute path of the file read (--config) or last saved to. */
   path?: string;
   flavour: Workspace['flavour'] = 'mcpServers';
@@ -68,6 +71,7 @@ export class WorkspaceModel {
     this.other = workspace.other;
     this.inputs = [...workspace.inputs];
     this.savedQueries = [...(workspace.queries ?? [])];
+    this.collections = [...(workspace.collections ?? [])];
     this.notes.push(...workspace.notes);
     this.path = path;
     this.diskHash = hash;
@@ -136,6 +140,11 @@ export class WorkspaceModel {
     this.savedQueries = queries;
   }
 
+  /** The whole list, as lib/collections/read.ts read it (the caller checked it). */
+  setCollections(collections: Collection[]): void {
+    this.collections = collections;
+  }
+
   /** The doctor saw these tools (hash pinning): kept for its next run, and saved with the workspace. */
   setToolPins(id: string, pins: Record<string, string>): void {
     const entry = this.entries.get(id);
@@ -195,7 +204,8 @@ export class WorkspaceModel {
     }
     const inputsNeeded = [...needed].map((id) => this.declaration(id));
     const queries = this.savedQueries.length > 0 ? { savedQueries: [...this.savedQueries] } : {};
-    return { path: this.path, flavour: this.flavour, savedCalls, ...queries, inputsNeeded, notes: [...this.notes] };
+    const collections = this.collections.length > 0 ? { collections: [...this.collections] } : {};
+    return { path: this.path, flavour: this.flavour, savedCalls, ...queries, ...collections, inputsNeeded, notes: [...this.notes] };
   }
 
   /** What save-workspace writes: configs as written (secrets as references), the inputs they use declared. */
@@ -217,7 +227,7 @@ export class WorkspaceModel {
     // a registry entry's secret argument is, gets a masked prompt: Loupe cannot tell it is not secret).
     const referred = servers.flatMap((server) => referencesOf(server.config).inputs);
     const inputs = [...this.inputs, ...[...new Set(referred)].filter((id) => !this.inputs.some((i) => i.id === id)).map((id) => this.declaration(id))];
-    return { flavour: this.flavour, servers, inputs, notes: [], ...(this.other ? { other: this.other } : {}), ...(this.rules.length > 0 ? { rules: this.rules } : {}), ...(this.savedQueries.length > 0 ? { queries: this.savedQueries } : {}) };
+    return { flavour: this.flavour, servers, inputs, notes: [], ...(this.other ? { other: this.other } : {}), ...(this.rules.length > 0 ? { rules: this.rules } : {}), ...(this.savedQueries.length > 0 ? { queries: this.savedQueries } : {}), ...(this.collections.length > 0 ? { collections: this.collections } : {}) };
   }
 
   /** How an input is asked for: as declared, else as a masked prompt named by its id. */

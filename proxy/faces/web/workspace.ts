@@ -1,11 +1,13 @@
 /**
  * The workspace messages of the wire protocol (issue 9, lib/wire/wire.ts): servers added, edited,
- * removed and restarted from the page; the tab's subscriptions; saved calls; answers to
- * `${input:}` prompts; saving the workspace file; the hosts' config files to import from.
+ * removed and restarted from the page; the tab's subscriptions; saved calls, queries and test
+ * collections; answers to `${input:}` prompts; saving the workspace file; the hosts' config files
+ * to import from.
  */
 import type { WebSocket } from 'ws';
 import type { ClientMessage } from '../../../lib/wire/wire.ts';
 import { serializeWorkspace } from '../../../lib/workspace/workspace.ts';
+import { readCollections } from '../../../lib/collections/read.ts';
 import { currentContext, knownLocations, listConfigLocations } from '../../system/config-locations.ts';
 import type { HubContext } from './context.ts';
 import { saveWorkspaceFile } from '../../engine/workspace-file.ts';
@@ -19,6 +21,7 @@ const WORKSPACE_TYPES = new Set([
   'save-workspace',
   'set-saved-calls',
   'set-saved-queries',
+  'set-collections',
   'provide-inputs',
   'list-config-locations',
 ] as const);
@@ -55,6 +58,13 @@ export async function dispatchWorkspace(hub: HubContext, ws: WebSocket, message:
     case 'set-saved-queries':
       hub.engine.model.setSavedQueries(message.queries);
       return hub.broadcastWorkspace();
+    case 'set-collections': {
+      // Read as a collection file's list is: a bad one changes nothing and says where it is wrong.
+      const read = readCollections(message.collections, 'collections');
+      if (!read.ok) return hub.sendError(ws, { code: 'BAD_MESSAGE', message: `The collections were not saved: ${read.error}` });
+      hub.engine.model.setCollections(read.collections);
+      return hub.broadcastWorkspace();
+    }
     case 'provide-inputs':
       return provideInputs(hub, message.values);
     case 'save-workspace':
