@@ -24,7 +24,8 @@ export interface PortOutcome {
 }
 
 export interface CallPort {
-  request(method: string, params: Record<string, unknown>, options: { timeoutMs: number }): Promise<PortOutcome>;
+  /** Sends one request; `signal` (when given) stops waiting, and cancels the request where the port can. */
+  request(method: string, params: Record<string, unknown>, options: { timeoutMs: number; signal?: AbortSignal }): Promise<PortOutcome>;
   /** The tool's `outputSchema` as the server lists it (undefined: none, or no such tool). */
   outputSchemaOf(tool: string): Promise<unknown>;
 }
