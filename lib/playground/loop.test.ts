@@ -81,6 +81,12 @@ describe('the loop, step by step', () => {
     expect(state.turns[0].calls[0].status).toBe('denied');
   });
 
+  it('a denial may carry its own words for the model (an eval refusing a forbidden tool)', () => {
+    const why = 'The call to "write" was refused and not made: this eval forbids it.';
+    const { state } = run(loop(), [send('write'), answer(reply([call('c1', 'write', { path: '/x' })])), { type: 'approval', callId: 'c1', decision: 'deny', why, at: 0 }]);
+    expect(state.turns[0].calls[0]).toMatchObject({ status: 'denied', problem: why, result: { isError: true, content: [{ type: 'text', text: why }] } });
+  });
+
   it('an unknown tool, arguments that are not JSON and arguments that fail the schema go back as errors the model can act on', () => {
     const calls = [call('u', 'nope', {}), call('j', 'echo', '{"message": '), call('s', 'echo', { message: 7 })];
     const { state, effects } = run(loop(), [send('go'), answer(reply(calls))]);

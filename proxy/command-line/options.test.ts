@@ -371,3 +371,28 @@ describe('--watch', () => {
     }
   });
 });
+
+describe('--eval (issue 27)', () => {
+  it('takes the file, each --model word, --repeats and --junit; the mode is eval', async () => {
+    const o = options(['--eval', 'cases.jsonc', '--model', 'anthropic:claude-x', '--model', 'openai-compatible:http://127.0.0.1:9/v1#m,key=LOCAL_API_KEY', '--repeats', '3', '--junit', 'evals.xml', 'node', 's.js']);
+    expect(o.headless).toMatchObject({ eval: 'cases.jsonc', models: ['anthropic:claude-x', 'openai-compatible:http://127.0.0.1:9/v1#m,key=LOCAL_API_KEY'], repeats: 3, junit: 'evals.xml' });
+    expect(o.target).toEqual(['node', 's.js']);
+    const { modeOf } = await import('./headless.ts');
+    expect(modeOf(o.headless)).toBe('eval');
+    // No --model: the file's models.
+    expect(options(['--eval', 'cases.json', 'node', 's.js']).headless.models).toBeUndefined();
+  });
+
+  it('a bad model word, a bad count, or --model without --eval is a usage error in words', () => {
+    expect(error(['--eval', 'f.json', '--model', 'gpt-4o', 'node'])).toMatch(/^--model: The model "gpt-4o" does not start with a provider .* Write anthropic:MODEL, openai:MODEL, or openai-compatible:URL#MODEL/);
+    expect(error(['--eval', 'f.json', '--model', 'openai:gpt-4o,key=sk-live-123', 'node'])).toMatch(/not an environment variable named like NAME_API_KEY/);
+    expect(error(['--eval', 'f.json', '--repeats', '0', 'node'])).toBe('--repeats expects a number of runs from 1 to 100, got "0".');
+    expect(error(['--model', 'openai:gpt-4o', 'node'])).toBe('--model names a model for --eval FILE: add --eval.');
+    expect(error(['--repeats', '2', 'node'])).toBe('--repeats is for --eval FILE.');
+    expect(error(['--eval', 'f.json', '--smoke', 'node'])).toBe("--eval asks models to use the server's tools: run it without --smoke.");
+  });
+
+  it('is in the usage text', () => {
+    expect(USAGE).toContain('mcp-loupe --eval <file> [--model <provider:model>]... [--repeats <n>] [--junit <file>] <target>');
+  });
+});

@@ -8,6 +8,7 @@ import { checkHeadless, emptyHeadless, HEADLESS_OPTIONS, modeOf, takeTrailingOpt
 import { isProtocolChoice } from '../../lib/model/protocol.ts';
 import { checkOAuth, emptyOAuth, OAUTH_OPTIONS, OAUTH_USAGE } from './oauth.ts';
 import { checkRelay, emptyRelay, RELAY_OPTIONS, RELAY_USAGE } from './relay.ts';
+import { checkEvals, EVAL_OPTIONS } from './evals.ts';
 import type { CliOptions } from './types.ts';
 
 export { resolveTarget, type ResolvedTarget, type TargetDeps, type WorkspaceTarget } from './target.ts';
@@ -72,6 +73,12 @@ Without a browser (same targets; exit 0 ok, 1 server error / isError / failures 
                                                                 that send the token it prints (Authorization: Bearer …), new at
                                                                 every launch; --mock-no-auth asks for none: then anyone on this
                                                                 machine can read the recording through it)
+  mcp-loupe --eval <file> [--model <provider:model>]... [--repeats <n>] [--junit <file>] <target>
+                                  ask models to do the file's cases with the server's tools; exit 1 when a run fails
+      --model <word>              anthropic:MODEL, openai:MODEL, openai-compatible:URL#MODEL (anthropic:URL#MODEL),
+                                  optionally ,key=NAME_API_KEY; keys come from the environment only (ANTHROPIC_API_KEY,
+                                  OPENAI_API_KEY, … for their own APIs); default: the file's "models"
+      --repeats <n>               runs of each case with each model (default: the file's "repeats", else 1)
   How the client answers the server (every mode without a browser):
       --sample "<text>"           the reply to sampling requests (without it they are refused)
       --elicit accept-defaults|decline|cancel    the answer to elicitations (default decline)
@@ -256,6 +263,7 @@ export function parseCliArgs(argv: string[], deps: { exists?: (p: string) => boo
   const error =
     checkCombination(options) ??
     checkRelay({ relay: options.relay, target: options.target, config: options.config, headlessMode: modeOf(options.headless) }) ??
+    checkEvals(options) ??
     checkHeadless(options) ??
     checkOAuth(options.oauth, { words: options.target, config: options.config });
   return error ? fail(error) : { ok: true, options };
@@ -268,7 +276,7 @@ function readOption(argv: string[], i: number): ReadOption {
   const arg = argv[i];
   const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
   const typed = eq > 0 ? arg.slice(0, eq) : arg;
-  const spec = OPTIONS.get(ALIASES.get(typed) ?? typed) ?? HEADLESS_OPTIONS.get(typed) ?? OAUTH_OPTIONS.get(typed) ?? RELAY_OPTIONS.get(typed);
+  const spec = OPTIONS.get(ALIASES.get(typed) ?? typed) ?? HEADLESS_OPTIONS.get(typed) ?? EVAL_OPTIONS.get(typed) ?? OAUTH_OPTIONS.get(typed) ?? RELAY_OPTIONS.get(typed);
   if (!spec) {
     return fail(`Unknown option ${typed}. Options for the server go after its command: mcp-loupe [options] <command> [args...]. See mcp-loupe --help.`);
   }

@@ -45,7 +45,7 @@ export interface CliOptions {
   watch?: string[];
 }
 
-export type HeadlessMode = 'cli' | 'smoke' | 'mock' | 'verify' | 'lock' | 'doctor' | 'export-tools';
+export type HeadlessMode = 'cli' | 'smoke' | 'mock' | 'verify' | 'lock' | 'doctor' | 'export-tools' | 'eval';
 export type ExportToolsFormat = 'openai' | 'anthropic' | 'gemini';
 export type ElicitPolicy = 'accept-defaults' | 'decline' | 'cancel';
 
@@ -104,4 +104,10 @@ export interface HeadlessOptions {
   lock?: string;
   /** `--update-lock`: rewrite the lockfile instead of checking it. */
   updateLock: boolean;
+  /** `--eval FILE` (issue 27): the eval file's cases, run by models against the server (evals.ts). */
+  eval?: string;
+  /** `--model WORD`, repeatable: the models of --eval (lib/evals/models.ts); absent: the file's. */
+  models?: string[];
+  /** `--repeats N`: runs of each case with each model; absent: the file's, else 1. */
+  repeats?: number;
 }

@@ -20,6 +20,8 @@ export interface BuiltCliOptions {
   nodeArgs?: string[];
   /** Killed (SIGKILL) when it has not exited this long after its last output: a hang fails fast. */
   hangMs?: number;
+  /** Variables added to this process's environment (an API key for `--eval`). */
+  env?: Record<string, string>;
 }
 
 /**
@@ -29,7 +31,8 @@ export interface BuiltCliOptions {
  */
 export function runBuiltCli(args: string[], started: ChildProcess[], options: BuiltCliOptions = {}): Promise<BuiltCliRun> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), CLI, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const env = options.env ? { ...process.env, ...options.env } : undefined;
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), CLI, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     started.push(child);
     let stdout = '';
     let stderr = '';

@@ -22,6 +22,7 @@ import { verbosePrinter } from './verbose.ts';
 import { openFaceSession, type FaceSession } from './face-session.ts';
 import { EXIT, type HeadlessIo } from './io.ts';
 import { runMockMode } from './mock.ts';
+import type { EvalPlan } from './eval.ts';
 import { loadTraceReader, readTrace, type ImportedTrace } from './recording.ts';
 import { startRecording, type Recording } from '../../engine/record.ts';
 import type { RequestOutcome, Session } from '../../session/session.ts';
@@ -53,7 +54,10 @@ export async function runHeadless(options: CliOptions, target: ResolvedTarget | 
       if (typeof read === 'number') return read;
       recording = read;
     }
-    return await withSession(picked.config, picked.secrets, options, io, say, { recorded: recording, pins: picked.pins });
+    // An eval file (issue 27) too: a bad file, no model or a missing key is exit 2 before any server starts.
+    const evals = h.eval !== undefined ? (await import('./eval.ts')).readEvalPlan(h, process.env, say) : undefined;
+    if (typeof evals === 'number') return evals;
+    return await withSession(picked.config, picked.secrets, options, io, say, { recorded: recording, pins: picked.pins, evals });
   } catch (error) {
     if (error instanceof UsageError) {
       say(error.message);
@@ -82,7 +86,11 @@ function pickServer(target: ResolvedTarget): Picked {
   return { ok: true, config: resolved.config, secrets: { env: server.secretEnv, headers: server.secretHeaders }, pins: server.extras.toolPins };
 }
 
-async function withSession(given: ServerConfig, secrets: Secrets, options: CliOptions, io: HeadlessIo, say: (line: string) => void, { recorded, pins }: { recorded?: ImportedTrace; pins?: Record<string, string> }): Promise<number> {
+/** What a mode read before the server started: a recording to verify, the tools' pins, an eval plan. */
+type Prepared = { recorded?: ImportedTrace; pins?: Record<string, string>; evals?: EvalPlan };
+
+async function withSession(given: ServerConfig, secrets: Secrets, options: CliOptions, io: HeadlessIo, say: (line: string) => void, prepared: Prepared): Promise<number> {
+  const { recorded } = prepared;
   const h = options.headless;
   // Verify connects as the recording's client did: a server may offer other tools to other clients.
   const client = recorded ? await recordedClient(recorded) : undefined;
@@ -124,7 +132,7 @@ async function withSession(given: ServerConfig, secrets: Secrets, options: CliOp
       say(connectFailure(opened.error));
       return opened.error.code === 'TIMEOUT' ? EXIT.timeout : EXIT.connect;
     }
-    return await runMode(opened.session, options, io, say, { recorded, pins });
+    return await runMode(opened.session, options, io, say, prepared);
   } finally {
     stop();
     await opened.close();
@@ -165,7 +173,7 @@ async function recordedClient(trace: ImportedTrace) {
   return { choice: recordedClientChoice(plan), modern: recordedModern(plan) };
 }
 
-async function runMode(session: Session, options: CliOptions, io: HeadlessIo, say: (line: string) => void, { recorded, pins }: { recorded?: ImportedTrace; pins?: Record<string, string> }): Promise<number> {
+async function runMode(session: Session, options: CliOptions, io: HeadlessIo, say: (line: string) => void, { recorded, pins, evals }: Prepared): Promise<number> {
   const h = options.headless;
   const timeoutMs = h.timeoutMs;
   switch (modeOf(h)) {
@@ -183,6 +191,8 @@ async function runMode(session: Session, options: CliOptions, io: HeadlessIo, sa
       return (await import('./doctor.ts')).runDoctorMode(session, h, io, pins);
     case 'export-tools':
       return (await import('./doctor.ts')).runExportMode(session, h, io, say);
+    case 'eval':
+      return (await import('./eval.ts')).runEvalMode(session, evals!, h, io, say);
     default:
       return runOne(session, h, io, say);
   }
