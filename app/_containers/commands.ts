@@ -6,6 +6,10 @@
  * for it to be drawn before moving the focus there.
  */
 import type { SavedCall } from '../../lib/workspace/workspace.ts';
+import type { Collection } from '../../lib/collections/schema.ts';
+import type { LoupeState } from '../_session/loupe-state.ts';
+import { testsOf, type RunTarget } from '../_stores/tests-store.ts';
+import { serverName } from './servers.tsx';
 import { ALL_SERVERS, type LoupeServices } from '../_session/loupe-services.ts';
 import type { SessionModel } from '../_session/model.ts';
 import { runTool } from './tool-task.tsx';
@@ -163,4 +167,32 @@ export function openSavedCall(services: LoupeServices, call: SavedCall): void {
 export function showTab(services: LoupeServices, tab: string): void {
   services.nav.show(tab);
   focusWhenReady(() => [...document.querySelectorAll<HTMLElement>('[role="tablist"] [role="tab"][aria-selected="true"]')].find(shown));
+}
+
+/** The session of the server named `name`, if the workspace has one. */
+export function sessionNamed(state: LoupeState, name: string): string | undefined {
+  return state.order.find((id) => state.sessions[id] !== undefined && serverName(state.sessions[id]) === name);
+}
+
+/** Where a collection runs (issue 27): its server's session, else the one the tab shows. */
+export function targetOf(services: LoupeServices, shown: string, collection: Collection): RunTarget {
+  const state = services.app.getSnapshot();
+  const id = collection.server === undefined ? shown : sessionNamed(state, collection.server);
+  const info = id === undefined ? undefined : state.sessions[id];
+  if (id === undefined || !info) return { ok: false, error: `This collection runs on the server ${collection.server ?? '(none)'}, which this workspace does not have: choose one under Runs on.` };
+  return { ok: true, model: services.sessions.get(id), server: serverName(info) };
+}
+
+/** Run the workspace's collections (or the one named) and show the Tests tab with their results. */
+export function runTests(services: LoupeServices, model: SessionModel, name?: string): boolean {
+  const collections = services.app.getSnapshot().workspace?.collections ?? [];
+  const chosen = name === undefined ? collections : collections.filter((c) => c.name === name);
+  const store = testsOf(services.app);
+  const state = store.getSnapshot();
+  if (chosen.length === 0 || state.runningAll || Object.values(state.runs).some((r) => r.running)) return false;
+  showTab(services, 'tests');
+  const target = (c: Collection) => targetOf(services, model.id, c);
+  if (name === undefined) void store.runAll(chosen, target);
+  else void store.run(chosen[0], target(chosen[0]));
+  return true;
 }

@@ -20,6 +20,7 @@ import { indexOfSeq } from '../../lib/trace/filter.ts';
 import { interventionLinks, releaseOf } from '../_stores/intervention-links.ts';
 import type { ActionsState } from '../_stores/trace-actions.ts';
 import { ExportPanel } from './trace-export.tsx';
+import { SaveRowAsTest } from './save-as-test.tsx';
 import { useQueryValues, useSavedQueries } from './history-query.ts';
 import type { TraceView } from '../_stores/trace-store.ts';
 import { useSession, useTrace, useTraceActions } from '../_hooks/use-loupe.ts';
@@ -163,6 +164,7 @@ export function HistoryContainer(): ReactNode {
               links={links}
               hiddenByFilter={hiddenByFilter}
               release={release}
+              actions={selected && <SaveRowAsTest row={selected} index={index} />}
             />
           </Panel>
           <Composer view={view} actions={actions} canSend={canSend} reason={reason} />

@@ -25,12 +25,13 @@ import { PlaygroundContainer } from './playground.tsx';
 import { SavedCallsContainer, useSavedCallCount } from './saved-calls.tsx';
 import { SideColumn, sideColumns, useSideColumnOpen } from './side-column.tsx';
 import { TasksContainer, useActiveTaskCount } from './tasks.tsx';
+import { TestsContainer } from './tests.tsx';
 import { ToolsContainer } from './tools.tsx';
 import { Workbench } from './workbench.tsx';
 import { LoupeContext, SessionContext, useLoupeSelector, usePromptList, useResourceList, useSelectedServer, useServices, useSessionInfo, useTheme, useToolList } from '../_hooks/use-loupe.ts';
 import { useMainTab } from '../_hooks/use-primitives.ts';
 
-type TabId = 'tools' | 'resources' | 'prompts' | 'history' | 'notifications' | 'tasks' | 'doctor' | 'saved-calls' | 'intercept' | 'playground' | 'oauth';
+type TabId = 'tools' | 'resources' | 'prompts' | 'history' | 'notifications' | 'tasks' | 'doctor' | 'saved-calls' | 'tests' | 'intercept' | 'playground' | 'oauth';
 
 /** Panels mounted only while their tab is shown (the Tools tab stays mounted: its form keeps its input). */
 const PANELS: Record<Exclude<TabId, 'tools'>, () => ReactNode> = {
@@ -41,6 +42,7 @@ const PANELS: Record<Exclude<TabId, 'tools'>, () => ReactNode> = {
   tasks: TasksContainer,
   doctor: DoctorContainer,
   'saved-calls': SavedCallsContainer,
+  tests: TestsContainer,
   intercept: InterceptContainer,
   playground: PlaygroundContainer,
   oauth: OAuthContainer,
@@ -86,6 +88,7 @@ function MainTabs({ active }: { active: boolean }): ReactNode {
   const prompts = usePromptList();
   const activeTasks = useActiveTaskCount();
   const savedCalls = useSavedCallCount();
+  const collections = useLoupeSelector((s) => s.workspace?.collections?.length ?? 0);
   const held = useHeldCount();
   const tabs: TabSpec<TabId>[] = [
     // Grouped (issue 26): a divider between groups; the row never wraps, `More` lists what it cannot show.
@@ -93,6 +96,7 @@ function MainTabs({ active }: { active: boolean }): ReactNode {
     { id: 'resources', label: 'Resources', group: 'Inspect', count: resources.status === 'done' ? resources.items.length : undefined },
     { id: 'prompts', label: 'Prompts', group: 'Inspect', count: prompts.status === 'done' ? prompts.items.length : undefined },
     { id: 'saved-calls', label: 'Saved calls', group: 'Inspect', count: savedCalls > 0 ? savedCalls : undefined },
+    { id: 'tests', label: 'Tests', group: 'Inspect', count: collections > 0 ? collections : undefined },
     { id: 'history', label: 'History', group: 'Observe' },
     { id: 'notifications', label: 'Notifications', group: 'Observe' },
     { id: 'tasks', label: 'Tasks', group: 'Observe', count: activeTasks > 0 ? activeTasks : undefined },

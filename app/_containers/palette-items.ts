@@ -10,7 +10,7 @@ import type { HistoryRow } from '../../lib/trace/trace.ts';
 import type { SavedCall } from '../../lib/workspace/workspace.ts';
 import { ALL_SERVERS, type LoupeServices } from '../_session/loupe-services.ts';
 import type { SessionModel } from '../_session/model.ts';
-import { focusHistoryFilter, moveFrame, openFrame, openPrompt, openResource, openSavedCall, openTool, rerunLastCall, runShownTool, showTab, switchServer } from './commands.ts';
+import { focusHistoryFilter, moveFrame, openFrame, openPrompt, openResource, openSavedCall, openTool, rerunLastCall, runShownTool, runTests, showTab, switchServer } from './commands.ts';
 import { serverName } from './servers.tsx';
 
 export interface PaletteEntry {
@@ -27,7 +27,7 @@ export interface WorkbenchActions {
 /** The main tabs as loupe-app.tsx lists them (OAuth only for a remote server). */
 const TABS: ReadonlyArray<[string, string]> = [
   ['tools', 'Tools'], ['resources', 'Resources'], ['prompts', 'Prompts'], ['history', 'History'], ['notifications', 'Notifications'], ['tasks', 'Tasks'],
-  ['doctor', 'Doctor'], ['saved-calls', 'Saved calls'], ['intercept', 'Intercept'], ['playground', 'Playground'], ['oauth', 'OAuth'],
+  ['doctor', 'Doctor'], ['saved-calls', 'Saved calls'], ['tests', 'Tests'], ['intercept', 'Intercept'], ['playground', 'Playground'], ['oauth', 'OAuth'],
 ];
 
 /** Frames offered: the shown session's last ones. */
@@ -43,7 +43,7 @@ export interface EntryInput {
 }
 
 function actions({ services, shown, model, mac, workbench }: EntryInput): PaletteEntry[] {
-  const act = (key: string, label: string, run: () => void, id?: ShortcutId, detail?: string): PaletteEntry => ({
+  const act: Act = (key, label, run, id, detail) => ({
     item: { key: `action:${key}`, kind: 'action', label, detail, keys: id ? keysOf(shortcut(id), mac) : undefined },
     run,
   });
@@ -58,12 +58,25 @@ function actions({ services, shown, model, mac, workbench }: EntryInput): Palett
           act('focus-filter', 'Focus History filter', () => focusHistoryFilter(services, model), 'focus-filter'),
         ]
       : []),
+    ...(model ? tests(services, model, act) : []),
     act('switch-server', 'Switch server…', () => workbench.switchServer()),
     act('next-server', 'Next server', () => switchServer(services, shown, 1), 'next-server'),
     act('previous-server', 'Previous server', () => switchServer(services, shown, -1), 'previous-server'),
     act('toggle-sidebar', 'Toggle side column', () => services.layout.toggleSidebar(), 'toggle-sidebar'),
     act('shortcuts', 'Show keyboard shortcuts', () => workbench.showShortcuts(), 'help'),
     act('theme', dark ? 'Light theme' : 'Dark theme', () => services.theme.toggle(), undefined, 'toggle theme'),
+  ];
+}
+
+type Act = (key: string, label: string, run: () => void, id?: ShortcutId, detail?: string) => PaletteEntry;
+
+/** The Tests tab's runs (issue 27): all collections, or one. */
+function tests(services: LoupeServices, model: SessionModel, act: Act): PaletteEntry[] {
+  const collections = services.app.getSnapshot().workspace?.collections ?? [];
+  if (collections.length === 0) return [];
+  return [
+    act('run-tests', 'Run all collections', () => runTests(services, model), undefined, 'Tests'),
+    ...collections.map((c) => act(`run-collection:${c.name}`, `Run collection ${c.name}`, () => runTests(services, model, c.name), undefined, `Tests · ${c.calls.length} ${c.calls.length === 1 ? 'call' : 'calls'}`)),
   ];
 }
 

@@ -23,6 +23,7 @@ import { argumentsOf, useSaveCall } from './saved-calls.tsx';
 import { runTool, ToolTaskStatus, ToolTaskSwitch, useResultTask, useTaskFollowedCall } from './tool-task.tsx';
 import { SlotView } from './view-slot.tsx';
 import { CallInterceptionNote } from './call-interception.tsx';
+import { SaveResultAsTest } from './save-as-test.tsx';
 import { useArgsVersion } from '../_hooks/use-primitives.ts';
 import { useCall, useServices, useSession, useSessionInfo, useToolList } from '../_hooks/use-loupe.ts';
 import { useStore } from '../_hooks/use-store.ts';
@@ -184,7 +185,7 @@ export function ToolsContainer(): ReactNode {
           {tool && <ToolTaskSwitch tool={tool} />}
         </Panel>
         {tool && <ToolTaskStatus tool={tool} />}
-        <ResultView call={shown} task={task} interception={latest && <CallInterceptionNote call={latest} />} output={tool?.output} onCancel={shown ? () => model.call.cancel(shown.id) : undefined} onOpenResource={openResource} />
+        <ResultView call={shown} task={task} interception={latest && <CallInterceptionNote call={latest} />} output={tool?.output} onCancel={shown ? () => model.call.cancel(shown.id) : undefined} onOpenResource={openResource} actions={<SaveResultAsTest call={shown} />} />
         <ToolViews session={model.id} selected={tool?.name} />
       </div>
     </SplitPane>

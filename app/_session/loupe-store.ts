@@ -39,6 +39,8 @@ export class LoupeStore extends ExternalStore<LoupeState> {
   private readonly batcher = new EventBatcher((batches) => this.deliver(batches));
   /** The sessions this tab shows (full events wanted); `*` = all. */
   private shown: readonly string[] = [];
+  /** Sessions followed beside the shown ones, with how many runs hold each (`follow`). */
+  private readonly followed = new Map<string, number>();
   private client?: WireClient;
 
   constructor() {
@@ -68,7 +70,33 @@ export class LoupeStore extends ExternalStore<LoupeState> {
   show(sessions: readonly string[]): void {
     const same = sessions.length === this.shown.length && sessions.every((s, i) => s === this.shown[i]);
     this.shown = [...sessions];
-    if (!same && this.state.synced) this.send({ type: 'subscribe', sessions: [...sessions] });
+    if (!same && this.state.synced) this.send({ type: 'subscribe', sessions: this.wanted() });
+  }
+
+  /**
+   * Full events of `session` too, until the returned function is called (issue 27: a collection
+   * run on a server the tab does not show still sees its frames and notifications).
+   */
+  follow(session: string): () => void {
+    const before = this.wanted().join('\n');
+    this.followed.set(session, (this.followed.get(session) ?? 0) + 1);
+    if (this.state.synced && this.wanted().join('\n') !== before) this.send({ type: 'subscribe', sessions: this.wanted() });
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const was = this.wanted().join('\n');
+      const left = (this.followed.get(session) ?? 1) - 1;
+      if (left > 0) this.followed.set(session, left);
+      else this.followed.delete(session);
+      if (this.state.synced && this.wanted().join('\n') !== was) this.send({ type: 'subscribe', sessions: this.wanted() });
+    };
+  }
+
+  /** The shown sessions and the followed ones (`*` covers them all). */
+  private wanted(): string[] {
+    if (this.shown.includes('*')) return ['*'];
+    return [...new Set([...this.shown, ...this.followed.keys()])];
   }
 
   /** Send an envelope as is (respond, set-roots …); false when the socket is not open. */
@@ -211,7 +239,7 @@ export class LoupeStore extends ExternalStore<LoupeState> {
     for (const id of [...this.ports.keys()]) if (!this.state.sessions[id]) this.forget(id);
     for (const [id, port] of this.ports) port.reset(bySession.get(id) ?? []);
     for (const [id, events] of bySession) if (!this.ports.has(id)) this.port(id).reset(events);
-    if (this.shown.length > 0) this.send({ type: 'subscribe', sessions: [...this.shown] });
+    if (this.shown.length > 0 || this.followed.size > 0) this.send({ type: 'subscribe', sessions: this.wanted() });
   }
 
   private deliver(batches: ReadonlyMap<string, TraceEvent[]>): void {
@@ -228,10 +256,11 @@ export class LoupeStore extends ExternalStore<LoupeState> {
     const pending = this.pending.get(message.id);
     if (!pending) return;
     this.pending.delete(message.id);
+    const where = { ...(message.rpcId !== undefined ? { rpcId: message.rpcId } : {}), ...(message.ok && message.frameSeq !== undefined ? { frameSeq: message.frameSeq } : {}) };
     pending.resolve(
       message.ok
-        ? { ok: true, result: message.result, durationMs: message.durationMs }
-        : { ok: false, error: message.error, durationMs: message.durationMs },
+        ? { ok: true, result: message.result, durationMs: message.durationMs, ...where }
+        : { ok: false, error: message.error, durationMs: message.durationMs, ...where },
     );
   }
 

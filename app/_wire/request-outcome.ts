@@ -1,11 +1,15 @@
 /** What a request to a session comes back as, and the ids the tab gives its requests. */
 import { stringifySafe } from '../../lib/json/safe-json.ts';
-import type { LoupeError, RpcError } from '../../lib/wire/wire.ts';
+import type { LoupeError, RequestId, RpcError } from '../../lib/wire/wire.ts';
 
-/** The answer to one request: the proxy's response without its envelope fields. */
+/**
+ * The answer to one request: the proxy's response without its envelope fields. `rpcId` (the
+ * JSON-RPC id it went out with) and `frameSeq` (the trace frame of the answer, when the proxy said)
+ * find its frames in the History (issue 27: a test's `Show in History`).
+ */
 export type RequestOutcome =
-  | { ok: true; result: unknown; durationMs: number }
-  | { ok: false; error: RpcError | LoupeError; durationMs: number };
+  | { ok: true; result: unknown; durationMs: number; rpcId?: RequestId; frameSeq?: number }
+  | { ok: false; error: RpcError | LoupeError; durationMs: number; rpcId?: RequestId };
 
 /** Per-request timeouts (request envelope; absent = the proxy's defaults). */
 export interface RequestOptions {

@@ -34,6 +34,8 @@ export interface FrameDetailProps {
   hiddenByFilter?: boolean;
   /** For a hold: the intervention that released it (what went on is what it says). */
   release?: Release;
+  /** More to do with this frame, beside Replay (issue 27: `Save as test`). */
+  actions?: ReactNode;
 }
 
 /** A button to another row: `label` says what it is ("Go to the frame that went on #12"). */
@@ -179,7 +181,7 @@ function Heading({ row, links, onSelect }: { row: HistoryRow; links: readonly Fr
 
 const NO_LINKS: readonly FrameLink[] = [];
 
-export function FrameDetail({ row, canSend, cannotSendReason, onSelect, onReplay, onEdit, links = NO_LINKS, hiddenByFilter = false, release }: FrameDetailProps): ReactNode {
+export function FrameDetail({ row, canSend, cannotSendReason, onSelect, onReplay, onEdit, links = NO_LINKS, hiddenByFilter = false, release, actions }: FrameDetailProps): ReactNode {
   const [view, setView] = useState<'tree' | 'raw'>('tree');
   const json = useParsed(row);
   if (!row) return <Note>Select a row to see the frame (arrow keys move through the list).</Note>;
@@ -200,6 +202,7 @@ export function FrameDetail({ row, canSend, cannotSendReason, onSelect, onReplay
             <button type="button" className={small} disabled={!canSend} title={canSend ? 'Send this request again (with a new id)' : cannotSendReason} onClick={() => onReplay(row)}>Replay</button>
           )}
           {!viewFrame && <button type="button" className={small} disabled={!canSend || !json.ok} title={canSend ? 'Open in the composer to edit and send' : cannotSendReason} onClick={() => onEdit(row)}>Edit and send</button>}
+          {actions}
           <span className="ml-auto inline-flex overflow-hidden rounded-md border border-zinc-300 text-xs dark:border-zinc-600" role="group" aria-label="Frame view">
             {(['tree', 'raw'] as const).map((v) => (
               <button key={v} type="button" aria-pressed={view === v} onClick={() => setView(v)} className={`px-2 py-0.5 ${view === v ? 'bg-zinc-200 dark:bg-zinc-700' : ''}`}>

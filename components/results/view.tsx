@@ -49,6 +49,8 @@ export interface ResultViewProps {
   output?: SchemaCheck;
   onCancel?: () => void;
   onOpenResource?: (uri: string) => void;
+  /** More to do with the call, beside its heading (issue 27: `Save as test`). */
+  actions?: ReactNode;
 }
 
 /** The SDK prefixes JSON-RPC error messages with "MCP error <code>: "; the code is shown already. */
@@ -124,7 +126,7 @@ function verdict(outcome: CallOutcome): { label: string; tone: 'good' | 'bad' | 
   return isError ? { label: 'isError', tone: 'bad' } : { label: 'ok', tone: 'good' };
 }
 
-function Heading({ call }: { call: ResultCall }): ReactNode {
+function Heading({ call, actions }: { call: ResultCall; actions?: ReactNode }): ReactNode {
   const outcome = call.outcome;
   return (
     <div className="mb-2 flex flex-wrap items-center gap-2">
@@ -133,6 +135,7 @@ function Heading({ call }: { call: ResultCall }): ReactNode {
       {call.status === 'running' && <Badge tone="info">{call.cancelRequested ? 'cancelling…' : 'running…'}</Badge>}
       {outcome && <Badge tone={verdict(outcome).tone}>{verdict(outcome).label}</Badge>}
       {outcome && <span className="text-xs text-zinc-500 dark:text-zinc-400">{formatDuration(outcome.durationMs)}</span>}
+      {actions && <span className="ml-auto flex items-center gap-2">{actions}</span>}
     </div>
   );
 }
@@ -154,7 +157,7 @@ function TaskNote({ task }: { task: ResultTask }): ReactNode {
   );
 }
 
-export function ResultView({ call, task, interception, output, onCancel, onOpenResource }: ResultViewProps): ReactNode {
+export function ResultView({ call, task, interception, output, onCancel, onOpenResource, actions }: ResultViewProps): ReactNode {
   const taskFirst = task !== undefined && (!task.ended || call === undefined);
   return (
     <section aria-label="Result" className="rounded-lg border border-zinc-200 bg-white p-3 shadow-sm dark:border-zinc-700 dark:bg-zinc-900">
@@ -167,7 +170,7 @@ export function ResultView({ call, task, interception, output, onCancel, onOpenR
         </>
       ) : (
         <>
-          <Heading call={call} />
+          <Heading call={call} actions={actions} />
           {interception}
           {call.status === 'running' && <CallProgress progress={call.progress} label={`Progress of ${call.tool}`} cancelling={call.cancelRequested} onCancel={onCancel} />}
           {call.outcome !== undefined && (call.outcome.ok ? <Succeeded result={call.outcome.result} output={output} onOpenResource={onOpenResource} /> : <FailedCall error={call.outcome.error} />)}
