@@ -15,6 +15,7 @@ import { isReference, placeholdersOf, referencesOf } from './references.ts';
 import { readRules } from '../rules/file.ts';
 import { readCollections } from '../collections/read.ts';
 import type { Collection } from '../collections/schema.ts';
+import { readEvalData, type EvalFile } from '../evals/schema.ts';
 import type { Rule } from '../model/rules.ts';
 import {
   EXTRAS_KEY, FileExtrasSchema, FileServerExtrasSchema, SavedQuerySchema,
@@ -52,6 +53,7 @@ export function workspaceFromData(data: unknown): Result<Workspace> {
   const rules = readFileRules(top[EXTRAS_KEY], notes);
   const queries = readFileQueries(top[EXTRAS_KEY], notes);
   const collections = readFileCollections(top[EXTRAS_KEY], notes);
+  const evals = readFileEvals(top[EXTRAS_KEY], notes);
   const servers: WorkspaceServer[] = [];
   for (const [flavour, entries] of sections.value) {
     for (const [name, entry] of Object.entries(entries)) {
@@ -68,7 +70,7 @@ export function workspaceFromData(data: unknown): Result<Workspace> {
   if (fromSettings) notes.push('Servers read from "mcp.servers" of a VS Code settings.json; saving writes a separate mcp.json-style file.');
   const other = fromSettings ? undefined : otherTopKeys(top);
   const flavour = sections.value[0][0];
-  return { ok: true, value: { flavour, servers, inputs, notes, ...(other ? { other } : {}), ...(rules ? { rules } : {}), ...(queries ? { queries } : {}), ...(collections ? { collections } : {}) } };
+  return { ok: true, value: { flavour, servers, inputs, notes, ...(other ? { other } : {}), ...(rules ? { rules } : {}), ...(queries ? { queries } : {}), ...(collections ? { collections } : {}), ...(evals ? { evals } : {}) } };
 }
 
 function otherTopKeys(top: Json): Json | undefined {
@@ -178,6 +180,15 @@ function readFileCollections(value: unknown, notes: string[]): Collection[] | un
   }
   notes.push(...read.notes);
   return read.collections.length > 0 ? read.collections : undefined;
+}
+
+/** The model evals under `x-mcp-loupe.evals` (issue 27); a bad one is a note naming where, and none is loaded. */
+function readFileEvals(value: unknown, notes: string[]): EvalFile | undefined {
+  if (!isObject(value) || value.evals === undefined) return undefined;
+  const read = readEvalData(value.evals);
+  if (read.ok) return read.file.cases.length > 0 ? read.file : undefined;
+  notes.push(`"${EXTRAS_KEY}.evals" is not valid (${read.error}); no eval is loaded.`);
+  return undefined;
 }
 
 /** Loupe's own key; anything wrong in it is a note, never an error (the servers still open). */

@@ -80,8 +80,8 @@ function usedInputs(inputs: InputDecl[], servers: WorkspaceServer[]): InputDecl[
   return inputs.filter((input) => !input.id.startsWith('loupe-') || used.has(input.id));
 }
 
-/** Per-server blocks under `servers`, the interception rules (issue 13) under `rules`, saved History queries (issue 26) under `queries`, test collections (issue 27) under `collections`. */
-function extrasBlock(servers: WorkspaceServer[], flavour: Flavour, { rules, queries, collections }: Pick<Workspace, 'rules' | 'queries' | 'collections'>): Json | undefined {
+/** Per-server blocks under `servers`, the interception rules (issue 13) under `rules`, saved History queries (issue 26) under `queries`, test collections (issue 27) under `collections`, model evals (issue 27) under `evals`. */
+function extrasBlock(servers: WorkspaceServer[], flavour: Flavour, { rules, queries, collections, evals }: Pick<Workspace, 'rules' | 'queries' | 'collections' | 'evals'>): Json | undefined {
   const blocks: Array<[string, FileServerExtras]> = [];
   for (const server of servers) {
     const block: FileServerExtras = {};
@@ -95,6 +95,7 @@ function extrasBlock(servers: WorkspaceServer[], flavour: Flavour, { rules, quer
   const hasRules = rules !== undefined && rules.length > 0;
   const hasQueries = queries !== undefined && queries.length > 0;
   const hasCollections = collections !== undefined && collections.length > 0;
-  if (blocks.length === 0 && !hasRules && !hasQueries && !hasCollections) return undefined;
-  return { version: EXTRAS_VERSION, ...(blocks.length > 0 ? { servers: Object.fromEntries(blocks) } : {}), ...(hasRules ? { rules } : {}), ...(hasQueries ? { queries } : {}), ...(hasCollections ? { collections } : {}) };
+  const hasEvals = evals !== undefined && evals.cases.length > 0;
+  if (blocks.length === 0 && !hasRules && !hasQueries && !hasCollections && !hasEvals) return undefined;
+  return { version: EXTRAS_VERSION, ...(blocks.length > 0 ? { servers: Object.fromEntries(blocks) } : {}), ...(hasRules ? { rules } : {}), ...(hasQueries ? { queries } : {}), ...(hasCollections ? { collections } : {}), ...(hasEvals ? { evals } : {}) };
 }
