@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { ServerConfigSchema } from '../model/server-config.ts';
 import { ClientCapabilityChoiceSchema, LoupeErrorSchema, RequestIdSchema, RootSchema, RpcErrorSchema, ServerRequestSchema, SessionInfoSchema } from './base.ts';
 import { TraceEventSchema, TraceStatsSchema } from './events.ts';
-import { ConfigLocationSchema, SavedCallSchema, SavedQuerySchema, SetCollectionsMessageSchema, WorkspaceStateSchema } from './workspace.ts';
+import { ConfigLocationSchema, SavedCallSchema, SavedQuerySchema, SetCollectionsMessageSchema, SetEvalsMessageSchema, WorkspaceStateSchema } from './workspace.ts';
 import { ListenMessageSchema, SetLogLevelMessageSchema, UnlistenMessageSchema } from './modern.ts';
 import { DoctorReportMessageSchema, RunDoctorMessageSchema } from './doctor.ts';
 import { HoldDoneMessageSchema, HoldMessageSchema, ReleaseAllMessageSchema, ReleaseHoldMessageSchema, RulesMessageSchema, SetRulesMessageSchema } from './intercept.ts';
@@ -193,6 +193,7 @@ export const ClientMessageSchema = z.discriminatedUnion('type', [
   SetSavedCallsMessageSchema,
   SetSavedQueriesMessageSchema,
   SetCollectionsMessageSchema,
+  SetEvalsMessageSchema,
   ProvideInputsMessageSchema,
   ListConfigLocationsMessageSchema,
   OAuthSettingsMessageSchema,

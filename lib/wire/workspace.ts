@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { InputDeclSchema, SavedCallSchema, SavedQuerySchema } from '../model/workspace-schemas.ts';
 import { CollectionSchema } from '../collections/schema.ts';
+import { EvalFileSchema } from '../evals/schema.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Workspace (issue 9): the servers of one file, Loupe's extras, and the inputs it still needs.
@@ -21,6 +22,8 @@ export const WorkspaceStateSchema = z.object({
   savedQueries: z.array(SavedQuerySchema).optional(),
   /** The workspace's test collections (issue 27), as the proxy checked them; absent: none. */
   collections: z.array(CollectionSchema).optional(),
+  /** The workspace's model evals (issue 27), as the proxy checked them; absent: none. */
+  evals: EvalFileSchema.optional(),
   /** Inputs some server waits for (its status is `disconnected` with a note until `provide-inputs`). */
   inputsNeeded: z.array(InputDeclSchema),
   /** Plain notes for the user, each naming its server (renames, ignored keys, placeholders). */
@@ -36,6 +39,13 @@ export type WorkspaceState = z.infer<typeof WorkspaceStateSchema>;
  * `error` naming where it is wrong, changing nothing.
  */
 export const SetCollectionsMessageSchema = z.object({ type: z.literal('set-collections'), collections: z.array(z.unknown()) });
+
+/**
+ * Replace the workspace's model evals (issue 27; an eval file's object, lib/evals/schema.ts);
+ * broadcast as `workspace`. A bad one is answered with an `error` naming where, changing nothing;
+ * no case at all clears them.
+ */
+export const SetEvalsMessageSchema = z.object({ type: z.literal('set-evals'), evals: z.unknown() });
 
 /** A known config file of an MCP host on this machine (read-only: Loupe never writes it). */
 export const ConfigLocationSchema = z.object({

@@ -11,6 +11,7 @@ import { isReference, referencesOf, resolveReferences, secretInputId, type Input
 import type { SessionView } from '../session/session.ts';
 import type { Rule } from '../../lib/model/rules.ts';
 import type { Collection } from '../../lib/collections/schema.ts';
+import type { EvalFile } from '../../lib/evals/schema.ts';
 
 export interface ServerEntry {
   name: string;
@@ -49,6 +50,8 @@ export class WorkspaceModel {
   savedQueries: SavedQuery[] = [];
   /** Test collections (issue 27), saved under `x-mcp-loupe.collections`. */
   collections: Collection[] = [];
+  /** Model evals (issue 27), saved under `x-mcp-loupe.evals`. */
+  evals?: EvalFile;
   /** Absolute path of the file read (--config) or last saved to. */
   path?: string;
   flavour: Workspace['flavour'] = 'mcpServers';
@@ -72,6 +75,7 @@ export class WorkspaceModel {
     this.inputs = [...workspace.inputs];
     this.savedQueries = [...(workspace.queries ?? [])];
     this.collections = [...(workspace.collections ?? [])];
+    this.evals = workspace.evals;
     this.notes.push(...workspace.notes);
     this.path = path;
     this.diskHash = hash;
@@ -145,6 +149,11 @@ export class WorkspaceModel {
     this.collections = collections;
   }
 
+  /** As lib/evals/schema.ts read them (the caller checked); none: no case. */
+  setEvals(evals: EvalFile | undefined): void {
+    this.evals = evals !== undefined && evals.cases.length > 0 ? evals : undefined;
+  }
+
   /** The doctor saw these tools (hash pinning): kept for its next run, and saved with the workspace. */
   setToolPins(id: string, pins: Record<string, string>): void {
     const entry = this.entries.get(id);
@@ -205,7 +214,7 @@ export class WorkspaceModel {
     const inputsNeeded = [...needed].map((id) => this.declaration(id));
     const queries = this.savedQueries.length > 0 ? { savedQueries: [...this.savedQueries] } : {};
     const collections = this.collections.length > 0 ? { collections: [...this.collections] } : {};
-    return { path: this.path, flavour: this.flavour, savedCalls, ...queries, ...collections, inputsNeeded, notes: [...this.notes] };
+    return { path: this.path, flavour: this.flavour, savedCalls, ...queries, ...collections, ...(this.evals ? { evals: this.evals } : {}), inputsNeeded, notes: [...this.notes] };
   }
 
   /** What save-workspace writes: configs as written (secrets as references), the inputs they use declared. */
@@ -227,7 +236,7 @@ export class WorkspaceModel {
     // a registry entry's secret argument is, gets a masked prompt: Loupe cannot tell it is not secret).
     const referred = servers.flatMap((server) => referencesOf(server.config).inputs);
     const inputs = [...this.inputs, ...[...new Set(referred)].filter((id) => !this.inputs.some((i) => i.id === id)).map((id) => this.declaration(id))];
-    return { flavour: this.flavour, servers, inputs, notes: [], ...(this.other ? { other: this.other } : {}), ...(this.rules.length > 0 ? { rules: this.rules } : {}), ...(this.savedQueries.length > 0 ? { queries: this.savedQueries } : {}), ...(this.collections.length > 0 ? { collections: this.collections } : {}) };
+    return { flavour: this.flavour, servers, inputs, notes: [], ...(this.other ? { other: this.other } : {}), ...(this.rules.length > 0 ? { rules: this.rules } : {}), ...(this.savedQueries.length > 0 ? { queries: this.savedQueries } : {}), ...(this.collections.length > 0 ? { collections: this.collections } : {}), ...(this.evals ? { evals: this.evals } : {}) };
   }
 
   /** How an input is asked for: as declared, else as a masked prompt named by its id. */

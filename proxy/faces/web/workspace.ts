@@ -1,13 +1,14 @@
 /**
  * The workspace messages of the wire protocol (issue 9, lib/wire/wire.ts): servers added, edited,
- * removed and restarted from the page; the tab's subscriptions; saved calls, queries and test
- * collections; answers to `${input:}` prompts; saving the workspace file; the hosts' config files
+ * removed and restarted from the page; the tab's subscriptions; saved calls, queries, test
+ * collections and model evals; answers to `${input:}` prompts; saving the workspace file; the hosts' config files
  * to import from.
  */
 import type { WebSocket } from 'ws';
 import type { ClientMessage } from '../../../lib/wire/wire.ts';
 import { serializeWorkspace } from '../../../lib/workspace/workspace.ts';
 import { readCollections } from '../../../lib/collections/read.ts';
+import { readEvalData } from '../../../lib/evals/schema.ts';
 import { currentContext, knownLocations, listConfigLocations } from '../../system/config-locations.ts';
 import type { HubContext } from './context.ts';
 import { saveWorkspaceFile } from '../../engine/workspace-file.ts';
@@ -22,6 +23,7 @@ const WORKSPACE_TYPES = new Set([
   'set-saved-calls',
   'set-saved-queries',
   'set-collections',
+  'set-evals',
   'provide-inputs',
   'list-config-locations',
 ] as const);
@@ -63,6 +65,13 @@ export async function dispatchWorkspace(hub: HubContext, ws: WebSocket, message:
       const read = readCollections(message.collections, 'collections');
       if (!read.ok) return hub.sendError(ws, { code: 'BAD_MESSAGE', message: `The collections were not saved: ${read.error}` });
       hub.engine.model.setCollections(read.collections);
+      return hub.broadcastWorkspace();
+    }
+    case 'set-evals': {
+      // Read as an eval file is (issue 27): a bad one changes nothing and says where it is wrong.
+      const read = readEvalData(message.evals);
+      if (!read.ok) return hub.sendError(ws, { code: 'BAD_MESSAGE', message: `The evals were not saved: ${read.error}` });
+      hub.engine.model.setEvals(read.file);
       return hub.broadcastWorkspace();
     }
     case 'provide-inputs':
