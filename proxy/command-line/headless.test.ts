@@ -47,7 +47,7 @@ describe('the headless command line', () => {
     expect(error('--mock', 't.jsonl', 'node', 'srv.js')).toMatch(/starts no server/);
     expect(error('--mock', 't.jsonl', '--mock-no-auth')).toBe('--mock-no-auth is for the HTTP mock (--mock-port N): over stdio, only the process that started the mock can talk to it.');
     expect(error('--mock-no-auth', '--cli', '--method', 'tools/list', 'node')).toBe('--mock-port and --mock-no-auth are for --mock <trace.jsonl>.');
-    expect(error('--junit', 'r.xml', 'node')).toMatch(/--junit writes the report of --smoke or --eval/);
+    expect(error('--junit', 'r.xml', 'node')).toMatch(/--junit writes the report of --smoke, --test or --eval/);
     expect(error('--allow-writes', '--cli', '--method', 'tools/list', 'node')).toBe('--allow-writes lets --smoke call the tools that may change data: add --smoke.');
     expect(error('--ignore', '$.x', 'node')).toMatch(/--ignore is for --verify/);
     expect(error('--smoke', '--config', 'f.json', '--server', 'a', '--server', 'b')).toMatch(/one server/);

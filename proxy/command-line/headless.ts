@@ -21,6 +21,7 @@ export function modeOf(h: HeadlessOptions): HeadlessMode | undefined {
   if (h.smoke) return 'smoke';
   if (h.verify !== undefined) return 'verify';
   if (h.eval !== undefined) return 'eval';
+  if (h.test !== undefined) return 'test';
   if (h.cli) return 'cli';
   if (h.lock !== undefined) return 'lock';
   return undefined;
@@ -192,7 +193,7 @@ export function checkHeadless(o: CliOptions): string | undefined {
   if (x.method === 'resources/read' && x.uri === undefined) return '--method resources/read needs --uri URI.';
   if (x.method === 'prompts/get' && x.promptName === undefined) return '--method prompts/get needs --prompt-name NAME.';
   if (x.args !== undefined && x.toolArgs.length > 0) return '--args and --tool-arg cannot be combined: give the arguments one way.';
-  if (x.junit !== undefined && !x.smoke && x.eval === undefined) return '--junit writes the report of --smoke or --eval: add one of them.';
+  if (x.junit !== undefined && !x.smoke && x.eval === undefined && x.test === undefined) return '--junit writes the report of --smoke, --test or --eval: add one of them.';
   if (x.allowWrites && !x.smoke) return '--allow-writes lets --smoke call the tools that may change data: add --smoke.';
   if (x.ignore.length > 0 && x.verify === undefined) return '--ignore is for --verify <trace.jsonl>.';
   for (const rule of x.ignore) {

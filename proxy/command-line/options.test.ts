@@ -396,3 +396,31 @@ describe('--eval (issue 27)', () => {
     expect(USAGE).toContain('mcp-loupe --eval <file> [--model <provider:model>]... [--repeats <n>] [--junit <file>] <target>');
   });
 });
+
+describe('--test (issue 27)', () => {
+  it('takes the file, each --collection, each --var and --junit; the mode is test', async () => {
+    const o = options(['--test', 'checks.json', '--collection', 'basics', '--collection', 'more', '--var', 'who=Ada', '--var', 'n:=3', '--var', 'empty=', '--var', 'list:=[1,"a"]', '--junit', 'tests.xml', '--record', 'r.jsonl', 'node', 's.js']);
+    expect(o.headless).toMatchObject({ test: 'checks.json', collections: ['basics', 'more'], vars: { who: 'Ada', n: 3, empty: '', list: [1, 'a'] }, junit: 'tests.xml', record: 'r.jsonl' });
+    expect(o.target).toEqual(['node', 's.js']);
+    const { modeOf } = await import('./headless.ts');
+    expect(modeOf(o.headless)).toBe('test');
+    // A value is a string unless written with := (an id "0123" stays "0123").
+    expect(options(['--test', 'f.json', '--var', 'id=0123', 'node']).headless.vars).toEqual({ id: '0123' });
+    expect(options(['--test', 'f.json', '--var', 'url=http://x/?a=b', 'node']).headless.vars).toEqual({ url: 'http://x/?a=b' });
+  });
+
+  it('a bad --var, --collection or --var without --test, and --test with another mode are usage errors in words', () => {
+    expect(error(['--test', 'f.json', '--var', 'novalue', 'node'])).toBe('--var expects NAME=VALUE (or NAME:=JSON), where NAME is letters, digits, _, - and . starting with a letter or _; got "novalue".');
+    expect(error(['--test', 'f.json', '--var', '1x=2', 'node'])).toMatch(/^--var expects NAME=VALUE/);
+    expect(error(['--test', 'f.json', '--var', 'n:={', 'node'])).toMatch(/^--var n:= expects JSON, and "\{" is not JSON/);
+    expect(error(['--collection', 'basics', 'node'])).toBe('--collection picks collections of the --test FILE: add --test.');
+    expect(error(['--var', 'a=b', 'node'])).toBe('--var gives variables to the collections of --test FILE: add --test.');
+    expect(error(['--test', 'f.json', '--smoke', 'node'])).toBe("--test runs the collections' own calls: run it without --smoke.");
+    expect(error(['--test', 'f.json', '--mock', 'r.jsonl'])).toBe("--test runs the collections' own calls: run it without --mock.");
+    expect(error(['--test', '', 'node'])).toBe('--test needs the collection file.');
+  });
+
+  it('is in the usage text', () => {
+    expect(USAGE).toContain('mcp-loupe --test <file> [--collection <name>]... [--var NAME=VALUE]... [--junit <file>] <target>');
+  });
+});

@@ -9,6 +9,7 @@ import { isProtocolChoice } from '../../lib/model/protocol.ts';
 import { checkOAuth, emptyOAuth, OAUTH_OPTIONS, OAUTH_USAGE } from './oauth.ts';
 import { checkRelay, emptyRelay, RELAY_OPTIONS, RELAY_USAGE } from './relay.ts';
 import { checkEvals, EVAL_OPTIONS } from './evals.ts';
+import { checkTest, TEST_OPTIONS } from './collections.ts';
 import type { CliOptions } from './types.ts';
 
 export { resolveTarget, type ResolvedTarget, type TargetDeps, type WorkspaceTarget } from './target.ts';
@@ -73,6 +74,12 @@ Without a browser (same targets; exit 0 ok, 1 server error / isError / failures 
                                                                 that send the token it prints (Authorization: Bearer …), new at
                                                                 every launch; --mock-no-auth asks for none: then anyone on this
                                                                 machine can read the recording through it)
+  mcp-loupe --test <file> [--collection <name>]... [--var NAME=VALUE]... [--junit <file>] <target>
+                                  run the file's collections (calls with assertions; README "Collections");
+                                  exit 1 when a call fails or errs
+      --collection <name>         run only this collection of the file (repeatable)
+      --var NAME=VALUE            a variable for {{NAME}}, a string (NAME:=JSON for a number, a list …); wins over
+                                  the file's variables and over values extracted from earlier answers (repeatable)
   mcp-loupe --eval <file> [--model <provider:model>]... [--repeats <n>] [--junit <file>] <target>
                                   ask models to do the file's cases with the server's tools; exit 1 when a run fails
       --model <word>              anthropic:MODEL, openai:MODEL, openai-compatible:URL#MODEL (anthropic:URL#MODEL),
@@ -264,6 +271,7 @@ export function parseCliArgs(argv: string[], deps: { exists?: (p: string) => boo
     checkCombination(options) ??
     checkRelay({ relay: options.relay, target: options.target, config: options.config, headlessMode: modeOf(options.headless) }) ??
     checkEvals(options) ??
+    checkTest(options) ??
     checkHeadless(options) ??
     checkOAuth(options.oauth, { words: options.target, config: options.config });
   return error ? fail(error) : { ok: true, options };
@@ -276,7 +284,7 @@ function readOption(argv: string[], i: number): ReadOption {
   const arg = argv[i];
   const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
   const typed = eq > 0 ? arg.slice(0, eq) : arg;
-  const spec = OPTIONS.get(ALIASES.get(typed) ?? typed) ?? HEADLESS_OPTIONS.get(typed) ?? EVAL_OPTIONS.get(typed) ?? OAUTH_OPTIONS.get(typed) ?? RELAY_OPTIONS.get(typed);
+  const spec = OPTIONS.get(ALIASES.get(typed) ?? typed) ?? HEADLESS_OPTIONS.get(typed) ?? EVAL_OPTIONS.get(typed) ?? TEST_OPTIONS.get(typed) ?? OAUTH_OPTIONS.get(typed) ?? RELAY_OPTIONS.get(typed);
   if (!spec) {
     return fail(`Unknown option ${typed}. Options for the server go after its command: mcp-loupe [options] <command> [args...]. See mcp-loupe --help.`);
   }

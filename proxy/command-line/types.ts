@@ -45,7 +45,7 @@ export interface CliOptions {
   watch?: string[];
 }
 
-export type HeadlessMode = 'cli' | 'smoke' | 'mock' | 'verify' | 'lock' | 'doctor' | 'export-tools' | 'eval';
+export type HeadlessMode = 'cli' | 'smoke' | 'mock' | 'verify' | 'lock' | 'doctor' | 'export-tools' | 'eval' | 'test';
 export type ExportToolsFormat = 'openai' | 'anthropic' | 'gemini';
 export type ElicitPolicy = 'accept-defaults' | 'decline' | 'cancel';
 
@@ -110,4 +110,10 @@ export interface HeadlessOptions {
   models?: string[];
   /** `--repeats N`: runs of each case with each model; absent: the file's, else 1. */
   repeats?: number;
+  /** `--test FILE` (issue 27): the collection file whose collections run against the server (collections.ts). */
+  test?: string;
+  /** `--collection NAME`, repeatable: run only these collections of the --test file. */
+  collections?: string[];
+  /** `--var NAME=VALUE` / `NAME:=JSON`, repeatable: variables that win over the file's and over extracts. */
+  vars?: Record<string, unknown>;
 }

@@ -23,6 +23,7 @@ import { openFaceSession, type FaceSession } from './face-session.ts';
 import { EXIT, type HeadlessIo } from './io.ts';
 import { runMockMode } from './mock.ts';
 import type { EvalPlan } from './eval.ts';
+import type { TestPlan } from './test.ts';
 import { loadTraceReader, readTrace, type ImportedTrace } from './recording.ts';
 import { startRecording, type Recording } from '../../engine/record.ts';
 import type { RequestOutcome, Session } from '../../session/session.ts';
@@ -57,7 +58,10 @@ export async function runHeadless(options: CliOptions, target: ResolvedTarget | 
     // An eval file (issue 27) too: a bad file, no model or a missing key is exit 2 before any server starts.
     const evals = h.eval !== undefined ? (await import('./eval.ts')).readEvalPlan(h, process.env, say) : undefined;
     if (typeof evals === 'number') return evals;
-    return await withSession(picked.config, picked.secrets, options, io, say, { recorded: recording, pins: picked.pins, evals });
+    // And a collection file (issue 27): a bad one, or a --collection it does not have, is exit 2 with no server run.
+    const tests = h.test !== undefined ? (await import('./test.ts')).readTestPlan(h, say) : undefined;
+    if (typeof tests === 'number') return tests;
+    return await withSession(picked.config, picked.secrets, options, io, say, { recorded: recording, pins: picked.pins, evals, tests });
   } catch (error) {
     if (error instanceof UsageError) {
       say(error.message);
@@ -87,7 +91,7 @@ function pickServer(target: ResolvedTarget): Picked {
 }
 
 /** What a mode read before the server started: a recording to verify, the tools' pins, an eval plan. */
-type Prepared = { recorded?: ImportedTrace; pins?: Record<string, string>; evals?: EvalPlan };
+type Prepared = { recorded?: ImportedTrace; pins?: Record<string, string>; evals?: EvalPlan; tests?: TestPlan };
 
 async function withSession(given: ServerConfig, secrets: Secrets, options: CliOptions, io: HeadlessIo, say: (line: string) => void, prepared: Prepared): Promise<number> {
   const { recorded } = prepared;
@@ -173,7 +177,7 @@ async function recordedClient(trace: ImportedTrace) {
   return { choice: recordedClientChoice(plan), modern: recordedModern(plan) };
 }
 
-async function runMode(session: Session, options: CliOptions, io: HeadlessIo, say: (line: string) => void, { recorded, pins, evals }: Prepared): Promise<number> {
+async function runMode(session: Session, options: CliOptions, io: HeadlessIo, say: (line: string) => void, { recorded, pins, evals, tests }: Prepared): Promise<number> {
   const h = options.headless;
   const timeoutMs = h.timeoutMs;
   switch (modeOf(h)) {
@@ -193,6 +197,8 @@ async function runMode(session: Session, options: CliOptions, io: HeadlessIo, sa
       return (await import('./doctor.ts')).runExportMode(session, h, io, say);
     case 'eval':
       return (await import('./eval.ts')).runEvalMode(session, evals!, h, io, say);
+    case 'test':
+      return (await import('./test.ts')).runTestMode(session, tests!, h, io, say);
     default:
       return runOne(session, h, io, say);
   }
