@@ -34,6 +34,8 @@ export function otherRow(event: Exclude<TraceEvent, FrameEvent | SpecEvent>): Hi
       return { ...base, summary: summarise(event), isError: event.status === 'failed' || undefined };
     case 'intervention':
       return { ...base, dir: event.dir, method: event.method, size: event.original.length, summary: summarise(event) };
+    case 'spans':
+      return { ...base, summary: summarise(event), isError: event.spans.some((s) => s.status.code === 'error') || undefined };
     case 'provider':
       return { ...base, summary: summarise(event), latencyMs: event.durationMs, size: event.responseBody.length, isError: event.error !== undefined || (event.status ?? 0) >= 400 || undefined };
   }

@@ -13,6 +13,7 @@
  * Pure string functions, for the proxy and the page alike (no Buffer).
  */
 import type { TraceEvent } from '../wire/wire.ts';
+import { maskSpan } from '../otel/span-mask.ts';
 
 /** Credential headers of known services, named because "key" and "auth" in a name are not always credentials. */
 const NAMED_SECRET_HEADERS: ReadonlySet<string> = new Set([
@@ -239,6 +240,8 @@ export function maskTraceEvent(event: TraceEvent, scrub: Scrub, label: MaskLabel
         responseBody: scrub(event.responseBody),
         ...(event.error !== undefined ? { error: scrub(event.error) } : {}),
       };
+    case 'spans':
+      return { ...event, spans: event.spans.map((span) => maskSpan(span, scrub)) };
     default:
       return event;
   }

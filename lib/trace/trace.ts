@@ -92,5 +92,7 @@ export function summarise(event: Exclude<TraceEvent, FrameEvent>): string {
       return `${event.by === 'person' ? 'You' : event.rule ? `Rule “${event.rule.name}”` : 'Loupe'}: ${event.message}`;
     case 'provider':
       return `${event.provider === 'anthropic' ? 'Anthropic' : 'OpenAI-compatible'} ${event.exchange === 'models' ? 'model list' : `call to ${event.model ?? 'a model'}`} → ${event.error ?? event.status ?? 'no response'}`;
+    case 'spans':
+      return `${event.spans.length === 1 ? '1 span' : `${event.spans.length} spans`} ${event.source === 'import' ? 'imported' : 'from the server'}${event.of !== undefined ? ` for #${event.of}` : ''}: ${[...new Set(event.spans.map((s) => s.name))].slice(0, 3).join(', ')}`;
   }
 }

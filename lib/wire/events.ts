@@ -1,6 +1,7 @@
 /** Trace events on the wire (lib/wire/wire.ts). */
 import { z } from 'zod';
 import { RequestIdSchema } from './base.ts';
+import { SpanDataSchema } from '../otel/span-schema.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Trace events: what the tap recorded, in order. Each kind has its own shape.
@@ -170,6 +171,21 @@ export const ProviderEventSchema = z.object({
 });
 export type ProviderEvent = z.infer<typeof ProviderEventSchema>;
 
+/**
+ * Spans of OpenTelemetry (issue 28): a server's own, exported to Loupe's OTLP receiver
+ * (`source: 'server'`, proxy/otel/receiver.ts), or read from an imported OTLP/Tempo/Jaeger file
+ * (`import`). `of` is the seq of the request frame whose context (the `traceparent` Loupe put in
+ * its `params._meta`) they joined; absent when none matched. Shown in that frame's detail.
+ */
+export const SpansEventSchema = z.object({
+  ...eventBase,
+  kind: z.literal('spans'),
+  source: z.enum(['server', 'import']),
+  of: z.number().optional(),
+  spans: z.array(SpanDataSchema).max(20_000),
+});
+export type SpansEvent = z.infer<typeof SpansEventSchema>;
+
 /** The schema reference page of a protocol version (what a spec event's violation links to). */
 export function schemaReferenceUrl(version: string): string {
   return `https://modelcontextprotocol.io/specification/${encodeURIComponent(version)}/schema`;
@@ -186,6 +202,7 @@ export const TraceEventSchema = z.discriminatedUnion('kind', [
   SpecEventSchema,
   InterventionEventSchema,
   ProviderEventSchema,
+  SpansEventSchema,
 ]);
 export type TraceEvent = z.infer<typeof TraceEventSchema>;
 
