@@ -13,7 +13,7 @@ import { memoryEntry, workspaceFile } from './support/workspaces.ts';
 const require = createRequire(import.meta.url);
 const AXE = require.resolve('axe-core/axe.min.js');
 const CONNECT_MS = 30_000;
-const TABS = ['Tools', 'Resources', 'Prompts', 'History', 'Notifications', 'Tasks'];
+const TABS = ['Tools', 'Resources', 'Prompts', 'History', 'Notifications', 'Tasks', 'Tests'];
 
 interface Finding {
   id: string;

@@ -21,6 +21,8 @@ import { useLoupeSelector, useServices, useSession, useSessionInfo } from '../_h
 import { useStore } from '../_hooks/use-store.ts';
 
 const NONE: readonly Collection[] = [];
+/** How long `Show in History` waits for a newly shown server's trace. */
+const RESET_WAIT_MS = 10_000;
 
 /** The workspace's collections, and a way to replace them all (why not, when the socket is down). */
 export function useCollections(): { collections: readonly Collection[]; set(next: Collection[]): string | undefined; apply(edit: Edit): string | undefined } {
@@ -35,8 +37,22 @@ function showFrame(services: LoupeServices, call: CallVerdict): void {
   const frames = call.outcome?.frames;
   const seq = frames?.request ?? frames?.response;
   if (!frames?.session || seq === undefined) return;
-  if (services.selected.getSnapshot() !== frames.session) services.selected.set(frames.session);
-  openFrame(services, services.sessions.get(frames.session), seq);
+  const model = services.sessions.get(frames.session);
+  if (services.selected.getSnapshot() !== frames.session) {
+    services.selected.set(frames.session);
+    // A server the tab did not show sends its whole trace again (trace-reset), which clears the
+    // History's selection: the frame is revealed once more when it has come.
+    const off = model.port.onReset(() => {
+      stop();
+      openFrame(services, model, seq);
+    });
+    const timer = setTimeout(() => off(), RESET_WAIT_MS);
+    const stop = () => {
+      clearTimeout(timer);
+      off();
+    };
+  }
+  openFrame(services, model, seq);
 }
 
 function runView(run: CollectionRun | undefined): CollectionProps['run'] {
