@@ -62,7 +62,7 @@ test.describe('Tests tab: collections and Save as test', () => {
 
     // The same collection on the server whose echo changed: red, with the path, expected and actual.
     await tests.runOn('smoke', 'changed');
-    await tests.runCollection('smoke');
+    await tests.runAll().click();
     await tests.expectStatus('smoke', 'echo', 'failed');
     await tests.expectStatus('smoke', 'sum', 'passed');
     const failed = tests.resultRow('smoke', 'echo');
@@ -114,7 +114,12 @@ test.describe('Tests tab: collections and Save as test', () => {
     await expect(tests.recordingNote()).toContainText('Turned session.jsonl into the collection session');
     await expect(tests.recordingNote().getByRole('list', { name: 'Notes on the recording' })).toContainText('initialize');
     await expect(tests.call('session', 'echo')).toContainText('{"message":"recorded"}');
-    await tests.runCall('session', 'echo');
+    // Run from the command palette, anywhere: the Tests tab comes forward with the results.
+    await loupe.openTab('Tools');
+    await page.keyboard.press('Control+k');
+    await page.keyboard.type('Run collection session');
+    await page.keyboard.press('Enter');
+    await expect(tests.tab()).toHaveAttribute('aria-selected', 'true');
     await tests.expectStatus('session', 'echo', 'passed');
 
     // The call's editor: a check changed to one that fails, saved, run red.
@@ -127,7 +132,7 @@ test.describe('Tests tab: collections and Save as test', () => {
     await expectNoSeriousAxeFindings(page, 'the call editor');
     await editor.getByRole('button', { name: 'Save changes', exact: true }).click();
     await expect(tests.call('session', 'echo')).toContainText('a text content contains "never said"');
-    await tests.runAll().click();
+    await tests.runCall('session', 'echo');
     await tests.expectStatus('session', 'echo', 'failed');
     await expect(tests.resultRow('session', 'echo')).toContainText('never said');
 
