@@ -54,7 +54,8 @@ export function headlessCallPort(session: Session): CallPort {
       const cancel = () => session.cancel(uiId);
       signal?.addEventListener('abort', cancel, { once: true });
       try {
-        const outcome = await session.request(uiId, method, params, { timeoutMs, onProgress: () => undefined });
+        // The call's limit is its whole time, progress or not (the runner's verdict says `No answer within N ms`).
+        const outcome = await session.request(uiId, method, params, { timeoutMs, resetTimeoutOnProgress: false, onProgress: () => undefined });
         const rpcId = outcome.rpcId;
         const refusal = seen.refusals.find((r) => rpcId === undefined || parsed(r.original)?.id === rpcId);
         const request = seen.frames.find((f) => f.dir === 'out' && f.rpc === 'request' && f.id === rpcId);

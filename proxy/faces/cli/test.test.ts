@@ -135,6 +135,25 @@ describe('mcp-loupe --test with recordings', () => {
   }, 90_000);
 });
 
+describe('mcp-loupe --test, a call without an answer in time', () => {
+  it('is an error with its reason, the run goes on, exit 1', async () => {
+    const collections = file('slow.json', JSON.stringify({
+      collections: [{
+        name: 'slow',
+        calls: [
+          { name: 'too slow', kind: 'tool', target: 'trigger-long-running-operation', arguments: { duration: 5, steps: 10 }, timeoutMs: 300 },
+          { name: 'after it', kind: 'tool', target: 'echo', arguments: { message: 'still here' }, assert: [{ path: '$.content[0].text', equals: 'Echo: still here' }] },
+        ],
+      }],
+    }));
+    const run = await cli(['--test', collections, ...EVERYTHING]);
+    expect(run.code, run.stdout + run.stderr).toBe(EXIT.failed);
+    expect(run.stdout).toMatch(/^ {2}! too slow {2}\d+ ms\n {6}No answer within 300 ms\.$/m);
+    expect(run.stdout).toMatch(/^ {2}✓ after it/m);
+    expect(run.stdout).toMatch(/^1 passed, 0 failed, 1 error$/m);
+  }, 60_000);
+});
+
 describe('mcp-loupe --test with --rules', () => {
   it('sees a call a rule refused (refusedByRule), and a notification the call brought', async () => {
     const rules = file('rules.json', JSON.stringify({ rules: [{ name: 'no sums', match: { method: 'tools/call', name: 'get-sum' }, action: { type: 'deny' } }] }));
