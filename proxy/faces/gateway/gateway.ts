@@ -63,24 +63,11 @@ export async function startGateway(engine: Engine, options: GatewayOptions): Pro
   const token = options.noAuth ? undefined : (options.token ?? newEndpointToken());
   const bodies = new BodyReader(GATEWAY, options.bodies);
 
-  /**
-   * At the cap, the session unused longest that has nothing in flight is ended to make room, and its
-   * page session says why (issue 29: clients such as the conformance suite never send DELETE, and
-   * refusing the newest session punished the client still working). None idle: false (refused).
-   */
-  const makeRoom = async (): Promise<boolean> => {
-    let oldest: GatewaySession | undefined;
-    for (const s of live) if (s.idle && (!oldest || s.lastUsed < oldest.lastUsed)) oldest = s;
-    if (!oldest) return false;
-    await oldest.end({ note: `Closed to make room for a new client session: the gateway keeps ${maxSessions} at most (--gateway-max-sessions), and this one had gone unused longest with nothing in flight.` });
-    return true;
-  };
-
   const openSession = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const body = await bodies.readOrRefuse(req, res);
     if (!body) return;
     if (!isInitialize(body.value)) return refuse(res, 400, 'Bad Request: Mcp-Session-Id header is required (start a session with a POST of initialize).');
-    if (live.size >= maxSessions && !(await makeRoom())) {
+    if (live.size >= maxSessions && !(await makeRoom(live, maxSessions))) {
       return refuse(res, 503, `Loupe's gateway has ${live.size} sessions open, each with a request in flight, its limit (--gateway-max-sessions); wait for one to finish, close one or raise the limit.`, -32000, body.value.id);
     }
     const session = new GatewaySession({
@@ -134,6 +121,19 @@ export async function startGateway(engine: Engine, options: GatewayOptions): Pro
       await new Promise<void>((resolve) => server.close(() => resolve()));
     })());
   return { url, token, close };
+}
+
+/**
+ * At the cap, the session unused longest that has nothing in flight is ended to make room, and its
+ * page session says why (issue 29: clients such as the conformance suite never send DELETE, and
+ * refusing the newest session punished the client still working). None idle: false (refused).
+ */
+async function makeRoom(live: ReadonlySet<GatewaySession>, maxSessions: number): Promise<boolean> {
+  let oldest: GatewaySession | undefined;
+  for (const s of live) if (s.idle && (!oldest || s.lastUsed < oldest.lastUsed)) oldest = s;
+  if (!oldest) return false;
+  await oldest.end({ note: `Closed to make room for a new client session: the gateway keeps ${maxSessions} at most (--gateway-max-sessions), and this one had gone unused longest with nothing in flight.` });
+  return true;
 }
 
 function listen(server: Server, port: number, host: string): Promise<number> {
