@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { ServerConfigSchema } from '../model/server-config.ts';
 import { ClientCapabilityChoiceSchema, LoupeErrorSchema, RequestIdSchema, RootSchema, RpcErrorSchema, ServerRequestSchema, SessionInfoSchema } from './base.ts';
 import { TraceEventSchema, TraceStatsSchema } from './events.ts';
-import { ConfigLocationSchema, SavedCallSchema, SavedQuerySchema, SetCollectionsMessageSchema, SetEvalsMessageSchema, WorkspaceStateSchema } from './workspace.ts';
+import { ConfigLocationSchema, SavedCallSchema, SavedQuerySchema, TESTS_CLIENT_MESSAGES, WorkspaceStateSchema } from './workspace.ts';
 import { ListenMessageSchema, SetLogLevelMessageSchema, UnlistenMessageSchema } from './modern.ts';
 import { DoctorReportMessageSchema, RunDoctorMessageSchema } from './doctor.ts';
 import { HoldDoneMessageSchema, HoldMessageSchema, ReleaseAllMessageSchema, ReleaseHoldMessageSchema, RulesMessageSchema, SetRulesMessageSchema } from './intercept.ts';
@@ -20,7 +20,6 @@ import { PLAYGROUND_CLIENT_MESSAGES, PLAYGROUND_SERVER_MESSAGES, PlaygroundKeysS
 import { APPS_CLIENT_MESSAGES, APPS_SERVER_MESSAGES } from './apps.ts';
 import { SurfacePointMessageSchema, SurfacePointSchema } from './surface.ts';
 import { OAuthForgetMessageSchema, OAuthGuidedMessageSchema, OAuthGuidedStateMessageSchema, OAuthSettingsMessageSchema } from './oauth.ts';
-
 // The `request` envelope is defined beside its hand-written reader (request.ts); its names stay here too.
 export { RequestMessageSchema, type RequestMessage };
 
@@ -192,8 +191,7 @@ export const ClientMessageSchema = z.discriminatedUnion('type', [
   SaveWorkspaceMessageSchema,
   SetSavedCallsMessageSchema,
   SetSavedQueriesMessageSchema,
-  SetCollectionsMessageSchema,
-  SetEvalsMessageSchema,
+  ...TESTS_CLIENT_MESSAGES,
   ProvideInputsMessageSchema,
   ListConfigLocationsMessageSchema,
   OAuthSettingsMessageSchema,
