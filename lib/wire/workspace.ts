@@ -47,6 +47,9 @@ export const SetCollectionsMessageSchema = z.object({ type: z.literal('set-colle
  */
 export const SetEvalsMessageSchema = z.object({ type: z.literal('set-evals'), evals: z.unknown() });
 
+/** Issue 27's messages of the workspace (collections, evals), for the union of lib/wire/wire.ts. */
+export const TESTS_CLIENT_MESSAGES = [SetCollectionsMessageSchema, SetEvalsMessageSchema] as const;
+
 /** A known config file of an MCP host on this machine (read-only: Loupe never writes it). */
 export const ConfigLocationSchema = z.object({
   app: z.string(),
