@@ -14,15 +14,17 @@ import { downloadData } from '@/components/ui/download.ts';
 import { ConversationView } from '@/components/playground/conversation.tsx';
 import { Composer, LoopSettings, ServerChoices, type ServerChoice } from '@/components/playground/controls.tsx';
 import { ProviderFields } from '@/components/playground/settings.tsx';
+import { ViewTabs, viewPanelId, viewTabId } from '@/components/playground/view-tabs.tsx';
 import { Panel } from '@/components/ui/ui.tsx';
 import { buildToolset, type PlaygroundTool } from '../../lib/playground/types.ts';
 import type { TraceEvent } from '../../lib/wire/wire.ts';
 import type { LoupeServices } from '../_session/loupe-services.ts';
 import type { ListState } from '../_stores/list-store.ts';
-import { keySource, type PlaygroundStore, type ProviderSettings, type SendContext } from '../_stores/playground-store.ts';
+import { keySource, type PlaygroundState, type PlaygroundStore, type ProviderSettings, type SendContext } from '../_stores/playground-store.ts';
 import type { RunState } from '../_stores/playground-run.ts';
 import { serverName } from './servers.tsx';
 import { useConversationViews, useToolsBySession, useViewOf } from './playground-views.tsx';
+import { EvalsContainer } from './playground-evals.tsx';
 import { useLoupeSelector, useServices } from '../_hooks/use-loupe.ts';
 import { useStore } from '../_hooks/use-store.ts';
 import { useToolLists } from '../_hooks/use-tool-lists.ts';
@@ -164,8 +166,10 @@ function exportFile(store: PlaygroundStore, tools: readonly PlaygroundTool[]): v
 }
 
 export function PlaygroundContainer(): ReactNode {
-  const { playground: store } = useServices();
+  const { playground: store, evals } = useServices();
   const state = useStore(store);
+  // Chat or Evals (issue 27): the settings and the servers above serve both.
+  const { view } = useStore(evals);
   const first = useStore(store.runs[0]);
   const second = useStore(store.runs[1]);
   const { servers, notes, tools, ctx } = usePlaygroundTools(store);
@@ -176,43 +180,68 @@ export function PlaygroundContainer(): ReactNode {
   const running = [first, ...(state.compare ? [second] : [])].some((r) => ['awaiting-model', 'awaiting-approval', 'calling-tool'].includes(r.loop.status));
   return (
     <div className="space-y-3">
+      <ViewTabs view={view} onView={(next) => evals.show(next)} />
       <Panel label="Playground settings" title="Playground">
         <div className="space-y-3">
           <ProviderSettingsBlock store={store} compare={state.compare} />
           <ServerChoices servers={servers} notes={notes} onChange={(session, on) => store.setServer(session, on)} />
-          <LoopSettings
-            system={state.system}
-            approveEvery={state.options.approveEvery}
-            autoApproveReadOnly={state.options.autoApproveReadOnly}
-            maxSteps={state.options.maxSteps}
-            compare={state.compare}
-            onSystem={(text) => store.setSystem(text)}
-            onApproveEvery={(on) => store.setOptions({ approveEvery: on })}
-            onReadOnly={(on) => store.setOptions({ autoApproveReadOnly: on })}
-            onMaxSteps={(maxSteps) => store.setOptions({ maxSteps })}
-            onCompare={(on) => store.setCompare(on)}
-          />
-          <Composer
-            running={running}
-            problem={store.sendProblem(ctx)}
-            canExport={first.loop.messages.length > 0}
-            canRerun={state.imported !== undefined || first.loop.messages.some((m) => m.role === 'user')}
-            imported={state.imported?.name}
-            importError={state.importError}
-            onSend={(text) => (ctx ? store.send(text, ctx) : false)}
-            onStop={() => store.stop()}
-            onClear={() => store.clear()}
-            onExport={() => exportFile(store, tools)}
-            onImport={(name, text) => store.importText(name, text)}
-            onRerun={() => ctx && store.rerun(ctx)}
-          />
+          {view === 'chat' && <ChatControls store={store} state={state} running={running} ctx={ctx} tools={tools} first={first} />}
         </div>
       </Panel>
-      <div className={state.compare ? 'grid gap-3 xl:grid-cols-2' : ''}>
-        <Conversation store={store} which={0} run={first} ctx={ctx} />
-        {state.compare && <Conversation store={store} which={1} run={second} ctx={ctx} />}
+      <div role="tabpanel" id={viewPanelId(view)} aria-labelledby={viewTabId(view)}>
+        {view === 'evals' ? (
+          <EvalsContainer ctx={ctx} />
+        ) : (
+          <div className={state.compare ? 'grid gap-3 xl:grid-cols-2' : ''}>
+            <Conversation store={store} which={0} run={first} ctx={ctx} />
+            {state.compare && <Conversation store={store} which={1} run={second} ctx={ctx} />}
+          </div>
+        )}
       </div>
     </div>
+  );
+}
+
+interface ChatControlsProps {
+  store: PlaygroundStore;
+  state: PlaygroundState;
+  running: boolean;
+  ctx: SendContext | undefined;
+  tools: readonly PlaygroundTool[];
+  first: RunState;
+}
+
+/** The chat's own settings and the message box. */
+function ChatControls({ store, state, running, ctx, tools, first }: ChatControlsProps): ReactNode {
+  return (
+    <>
+      <LoopSettings
+        system={state.system}
+        approveEvery={state.options.approveEvery}
+        autoApproveReadOnly={state.options.autoApproveReadOnly}
+        maxSteps={state.options.maxSteps}
+        compare={state.compare}
+        onSystem={(text) => store.setSystem(text)}
+        onApproveEvery={(on) => store.setOptions({ approveEvery: on })}
+        onReadOnly={(on) => store.setOptions({ autoApproveReadOnly: on })}
+        onMaxSteps={(maxSteps) => store.setOptions({ maxSteps })}
+        onCompare={(on) => store.setCompare(on)}
+      />
+      <Composer
+        running={running}
+        problem={store.sendProblem(ctx)}
+        canExport={first.loop.messages.length > 0}
+        canRerun={state.imported !== undefined || first.loop.messages.some((m) => m.role === 'user')}
+        imported={state.imported?.name}
+        importError={state.importError}
+        onSend={(text) => (ctx ? store.send(text, ctx) : false)}
+        onStop={() => store.stop()}
+        onClear={() => store.clear()}
+        onExport={() => exportFile(store, tools)}
+        onImport={(name, text) => store.importText(name, text)}
+        onRerun={() => ctx && store.rerun(ctx)}
+      />
+    </>
   );
 }
 

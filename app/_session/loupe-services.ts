@@ -14,6 +14,7 @@ import { ArgsStore } from '../_stores/args-store.ts';
 import { NavStore } from '../_stores/nav-store.ts';
 import { OAuthStore } from '../_stores/oauth-store.ts';
 import { PlaygroundStore } from '../_stores/playground-store.ts';
+import { EvalsStore } from '../_stores/evals-store.ts';
 import { SamplingModelStore } from '../_stores/sampling-model-store.ts';
 import { ValueStore } from '../_stores/value-store.ts';
 
@@ -48,6 +49,8 @@ export interface LoupeServices {
   intercept: InterceptStore;
   /** The Playground's settings and conversations, across servers (issue 15). */
   playground: PlaygroundStore;
+  /** The Playground's Evals: cases, the models to run them with, the runs (issue 27). */
+  evals: EvalsStore;
   /** `Ask model` on pending sampling requests: the Playground's model's suggested replies (issue 15). */
   samplingModel: SamplingModelStore;
   /** The MCP Apps views of this tab, one per tool of a session, and the pipe to their sandboxes (issue 24). */
@@ -74,6 +77,7 @@ export function createServices(): LoupeServices {
     doctor: new DoctorStore(app),
     intercept: new InterceptStore(app),
     playground,
+    evals: new EvalsStore(app),
     samplingModel: new SamplingModelStore(app, playground),
     apps: new AppsStore(app, undefined, saveFile),
     surfaces: new SurfaceStore(app),

@@ -173,13 +173,17 @@ export class EvalsStore extends HostStore<EvalsState> {
     const models = this.modelsOf(this.chosen(offered), keys);
     if (typeof models === 'string') return fail(models);
     const jobs = planJobs(built.file.cases, models, built.file.repeats ?? 1);
-    const report = () => aggregate(this.state.records, { cases: built.file.cases, models, prices: built.file.prices, planned: jobs.length });
+    // The table fills in as runs end; the last one says whether every planned run ran and passed.
+    const report = (records: RunRecord[]) => aggregate(records, { cases: built.file.cases, models, prices: built.file.prices, planned: jobs.length });
     this.stopping = false;
     this.set({ ...this.state, running: true, planned: jobs.length, records: [], report: undefined, problem: undefined, note: undefined });
     void runEvals(jobs, ctx.tools, this.driver(ctx), {
-      onRecord: (record) => this.set({ ...this.state, records: [...this.state.records, record] }),
+      onRecord: (record) => {
+        const records = [...this.state.records, record];
+        this.set({ ...this.state, records, report: report(records) });
+      },
       stopped: () => this.stopping,
-    }).then(() => this.set({ ...this.state, running: false, report: report() }));
+    }).then(() => this.set({ ...this.state, running: false, report: report(this.state.records) }));
     return true;
   }
 

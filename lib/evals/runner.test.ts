@@ -57,6 +57,7 @@ describe('one run, driven by the Playground loop', () => {
     const record = await runOne(job(CASE), TOOLS, driver);
     expect(record.verdict).toEqual({ pass: true, reasons: [] });
     expect(seen.tools).toEqual(['get-sum']);
+    expect(record.transcript.turns[0].calls[0]).toMatchObject({ status: 'done', approvedBy: 'every-call' });
     expect(record.usage).toEqual({ inputTokens: 200, outputTokens: 40 });
     expect(record.reportedCost).toBeUndefined();
     expect(record.transcript.status).toBe('done');

@@ -80,7 +80,7 @@ async function answer(effect: LoopEffect, state: LoopState, job: RunJob, driver:
     return effect.callIds.map((callId): LoopEvent => {
       const step = calls.find((c) => c.call.id === callId);
       const forbidden = step !== undefined && (job.case.expect.forbid ?? []).some((name) => callIs(name, step));
-      if (!forbidden) return { type: 'approval', callId, decision: 'approve', at: driver.now() };
+      if (!forbidden) return { type: 'approval', callId, decision: 'approve', by: 'every-call', at: driver.now() };
       return { type: 'approval', callId, decision: 'deny', why: `The call to ${JSON.stringify(step.call.name)} was refused and not made: this eval forbids it. Go on without it.`, at: driver.now() };
     });
   }

@@ -75,8 +75,11 @@ export type LoopEvent =
   | { type: 'user-message'; text: string; at: number }
   | { type: 'model-reply'; reply: ModelReply; at: number }
   | { type: 'model-error'; message: string; at: number }
-  /** `why`: a denial's words for the model, instead of the user's (evals refuse a forbidden tool so). */
-  | { type: 'approval'; callId: string; decision: 'approve' | 'deny' | 'always'; at: number; why?: string }
+  /**
+   * `why`: a denial's words for the model, instead of the user's; `by`: who approved, when not the
+   * user (evals approve every call but a forbidden one, issue 27).
+   */
+  | { type: 'approval'; callId: string; decision: 'approve' | 'deny' | 'always'; at: number; why?: string; by?: ApprovedBy }
   | { type: 'tool-result'; callId: string; result: Omit<ToolResult, 'callId'>; at: number }
   | { type: 'tool-error'; callId: string; message: string; at: number }
   | { type: 'stop'; at: number };
@@ -191,7 +194,7 @@ function onReply(state: LoopState, reply: ModelReply, at: number): Transition {
   return proceed(next, at, true);
 }
 
-function onApproval(state: LoopState, callId: string, decision: 'approve' | 'deny' | 'always', at: number, why?: string): Transition {
+function onApproval(state: LoopState, callId: string, decision: 'approve' | 'deny' | 'always', at: number, why?: string, by: ApprovedBy = 'user'): Transition {
   const step = state.turns.at(-1)?.calls.find((c) => c.call.id === callId && c.status === 'awaiting-approval');
   if (step === undefined) return unchanged(state);
   const name = step.call.name;
@@ -202,7 +205,7 @@ function onApproval(state: LoopState, callId: string, decision: 'approve' | 'den
       const problem = why ?? `The user denied this call to ${q(name)}, so it was not made. Do not repeat it unless the user asks; say what you wanted it for, or find another way.`;
       return { ...c, status: 'denied', problem, result: errorResult(c.call.id, problem) };
     }
-    if (c.call.id === callId) return { ...c, status: 'approved', approvedBy: decision === 'always' ? 'always' : 'user' };
+    if (c.call.id === callId) return { ...c, status: 'approved', approvedBy: decision === 'always' ? 'always' : by };
     // `Always for this tool` answers the other waiting calls of the same tool too.
     if (decision === 'always' && c.call.name === name) return { ...c, status: 'approved', approvedBy: 'always' };
     return c;
@@ -250,7 +253,7 @@ export function advance(state: LoopState, event: LoopEvent): Transition {
       return { state: { ...next, status: 'failed', reason: event.message }, effects: [{ type: 'finish', status: 'failed', reason: event.message }] };
     }
     case 'approval':
-      return state.status === 'awaiting-approval' ? onApproval(state, event.callId, event.decision, event.at, event.why) : unchanged(state);
+      return state.status === 'awaiting-approval' ? onApproval(state, event.callId, event.decision, event.at, event.why, event.by) : unchanged(state);
     case 'tool-result':
       return onToolOutcome(state, event.callId, { result: { ...event.result, callId: event.callId } }, event.at);
     case 'tool-error': {
