@@ -95,6 +95,19 @@ describe('mcp-loupe --eval', () => {
     expect(run.stdout).toContain('Evals: 1 case × 1 model, 1 run: 1 passed, 0 failed.');
   }, 60_000);
 
+  it('runs the README’s eval file as printed (its models replaced by the fixture’s): the greeting passes, the sum fails in words', async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('\n## Evals\n'));
+    const block = /```json\n([\s\S]*?)\n```/.exec(section)?.[1];
+    if (!block) throw new Error('README.md has no ```json block under ## Evals');
+    const file = join(dir, 'readme-evals.json');
+    writeFileSync(file, block);
+    const run = await loupe(['--eval', file, '--model', `openai-compatible:${openai}/v1#eval-model,key=FIXTURE_API_KEY`, '--repeats', '1', ...EVERYTHING]);
+    expect(run.code, run.stderr).toBe(EXIT.failed);
+    expect(run.stdout).toContain('Evals: 2 cases × 1 model, 2 runs: 1 passed, 1 failed.');
+    expect(run.stdout).toContain('  - forbidden tool "echo" called (refused, not run)\n  - expected tool "get-sum" not called\n  - answer does not match /\\b9\\b/');
+  }, 60_000);
+
   it('exit 2, before any server starts: a bad file, no model, a key not in the environment, a provider key for another host', async () => {
     const file = join(dir, 'evals.jsonc');
     const bad = join(dir, 'bad.json');
