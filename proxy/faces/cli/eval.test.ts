@@ -10,6 +10,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from './io.ts';
 import { runBuiltCli, startLlmFixture, stopChild } from '../../testing/children.ts';
@@ -82,6 +83,14 @@ describe('mcp-loupe --eval', () => {
     expect(xml).toContain(`<testsuite name="${o}" tests="4" failures="2" errors="0"`);
     expect(xml).toContain('<testcase name="add four and five (run 2)"');
     expect(xml).toContain('<failure message="forbidden tool &quot;echo&quot; called (refused, not run); &quot;get-sum&quot; called with arguments.a = 2, expected 4; answer lacks &quot;9&quot;" type="expectation">');
+    // A JUnit reader's view: well-formed XML, a suite per model, a case per case × repeat.
+    expect(XMLValidator.validate(xml)).toBe(true);
+    type Doc = { testsuites: { testsuite: { name: string; testcase: { name: string; failure?: { message: string } }[] }[] } };
+    const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => name === 'testcase' || name === 'testsuite' }).parse(xml) as Doc;
+    expect(doc.testsuites.testsuite.map((s) => [s.name, s.testcase.map((c) => `${c.name}${c.failure ? ' ✗' : ''}`)])).toEqual([
+      [a, ['echo the greeting (run 1)', 'echo the greeting (run 2)', 'add four and five (run 1) ✗', 'add four and five (run 2) ✗']],
+      [o, ['echo the greeting (run 1)', 'echo the greeting (run 2)', 'add four and five (run 1) ✗', 'add four and five (run 2) ✗']],
+    ]);
   }, 120_000);
 
   it('exit 0 when every run passes (the file’s models and repeats), promptly even with a timer left behind', async () => {
