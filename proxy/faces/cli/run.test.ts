@@ -7,24 +7,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseTrace } from '../../../lib/trace/jsonl.ts';
-import { parseCliArgs, resolveTarget } from '../../command-line/options.ts';
-import { runHeadless } from './run.ts';
-import { defaultServer } from '../../default-server.ts';
+import { EVERYTHING, runCli } from '../../testing/headless.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
-const EVERYTHING = ['node', join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js')];
-
-async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const parsed = parseCliArgs(argv);
-  if (!parsed.ok) return { code: 2, stdout: '', stderr: parsed.error };
-  const { parseWorkspace } = await import('../../../lib/workspace/workspace.ts');
-  const target = resolveTarget(parsed.options, { readFile: (p) => readFileSync(p, 'utf8'), defaultServer, parseWorkspace });
-  if (!target.ok) return { code: 2, stdout: '', stderr: target.error };
-  let stdout = '';
-  let stderr = '';
-  const code = await runHeadless(parsed.options, target.value, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) });
-  return { code, stdout, stderr };
-}
+const run = runCli;
 
 const cli = (...args: string[]) => run(['--cli', ...args, ...EVERYTHING]);
 

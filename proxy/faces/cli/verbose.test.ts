@@ -3,28 +3,11 @@
  * keeps only what the History query lets through; a bad query is a usage error (exit 2) in the
  * parser's words.
  */
-import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseCliArgs, resolveTarget } from '../../command-line/options.ts';
-import { runHeadless } from './run.ts';
-import { defaultServer } from '../../default-server.ts';
+import { EVERYTHING, runCli } from '../../testing/headless.ts';
 import { verbosePrinter } from './verbose.ts';
 
-const ROOT = resolve(import.meta.dirname, '../../..');
-const EVERYTHING = ['node', join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js')];
-
-async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const parsed = parseCliArgs(argv);
-  if (!parsed.ok) return { code: 2, stdout: '', stderr: parsed.error };
-  const { parseWorkspace } = await import('../../../lib/workspace/workspace.ts');
-  const target = resolveTarget(parsed.options, { readFile: (p) => readFileSync(p, 'utf8'), defaultServer, parseWorkspace });
-  if (!target.ok) return { code: 2, stdout: '', stderr: target.error };
-  let stdout = '';
-  let stderr = '';
-  const code = await runHeadless(parsed.options, target.value, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) });
-  return { code, stdout, stderr };
-}
+const run = runCli;
 
 const frames = (stderr: string) => stderr.split('\n').filter((line) => line.startsWith('→ ') || line.startsWith('← ')).map((line) => ({ dir: line[0], message: JSON.parse(line.slice(2)) as { id?: number; method?: string; result?: unknown } }));
 
