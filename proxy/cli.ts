@@ -133,6 +133,8 @@ async function runUi(options: CliOptions, target: ResolvedTarget): Promise<void>
     connectTimeoutMs: options.connectTimeoutMs,
     extraHosts: exposed ? [options.host] : undefined,
     rules: options.relay.loaded,
+    otel: options.otel,
+    onOtel: (line) => process.stderr.write(`mcp-loupe: ${line}\n`),
     gateway,
     onGateway: ({ url, token }) => {
       const announced = { url, token, name: options.relay.label ?? target.config?.name, what };

@@ -13,6 +13,8 @@ import { createLoupeServer } from './faces/web/server.ts';
 import type { Rule } from '../lib/model/rules.ts';
 import type { GatewayOptions, RunningGateway } from './faces/gateway/gateway.ts';
 import type { WatchPlan, Watching } from './system/watch.ts';
+import type { OtelCliOptions } from './otel/settings.ts';
+import type { StartedTracing } from './otel/start.ts';
 
 export { VERSION } from './version.ts';
 import { VERSION } from './version.ts';
@@ -67,6 +69,10 @@ export interface LaunchOptions {
   watch?: WatchPlan;
   /** Told of each restart `watch` makes (the CLI prints it), and of a watch that failed. */
   onWatch?: (line: string) => void;
+  /** `--otlp` and its options (issue 28); with the OTEL_EXPORTER_OTLP_* variables of `env`, they turn tracing on. */
+  otel?: OtelCliOptions;
+  /** Told what tracing does (where it exports, a failure), once each. */
+  onOtel?: (line: string) => void;
 }
 
 export interface RunningLoupe {
@@ -137,7 +143,9 @@ export async function launch(options: LaunchOptions = {}): Promise<RunningLoupe>
     });
   };
   const hubOnce = () => (hubPromise ??= loadHub());
-  const { server } = createLoupeServer({ token, uiRoot: options.uiRoot ?? defaultUiRoot(), hub: hubOnce, extraHosts: options.extraHosts, version: VERSION });
+  const traced: { on?: StartedTracing } = {};
+  const receiver = { token: newToken(32), tracing: () => traced.on?.tracing };
+  const { server } = createLoupeServer({ token, uiRoot: options.uiRoot ?? defaultUiRoot(), hub: hubOnce, extraHosts: options.extraHosts, version: VERSION, receiver });
   const port = await listenNear(server, options.port, host);
   hubOnce().catch(() => undefined);
   const hostForUrl = host === '127.0.0.1' || host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
@@ -147,6 +155,7 @@ export async function launch(options: LaunchOptions = {}): Promise<RunningLoupe>
   let gateway: RunningGateway | undefined;
   let watching: Watching | undefined;
   hub.engine.redirectUrl = `${origin}/oauth/callback`;
+  traced.on = await startTracingIfAsked(options, hub, { origin, receiverToken: receiver.token });
   if (options.workspace) {
     const { workspace, text, start } = options.workspace;
     const file = { path: path.resolve(options.cwd ?? process.cwd(), options.workspace.path), text };
@@ -181,8 +190,18 @@ export async function launch(options: LaunchOptions = {}): Promise<RunningLoupe>
       watching?.close();
       await gateway?.close();
       await hub.shutdown();
+      await traced.on?.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     })());
   return { url: `${origin}/?token=${token}`, origin, port, token, hub, gatewayUrl: gateway?.url, gatewayToken: gateway?.token, close };
+}
+
+/** Tracing (issue 28) when `--otlp`, the OTEL_EXPORTER_OTLP_* variables or `--otlp-receive` ask for it; nothing of it is loaded otherwise. */
+async function startTracingIfAsked(options: LaunchOptions, hub: Hub, where: { origin: string; receiverToken: string }): Promise<StartedTracing | undefined> {
+  const env = options.env ?? process.env;
+  if (!options.otel && !env.OTEL_EXPORTER_OTLP_ENDPOINT && !env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return undefined;
+  const [{ tracingSettings }, { startTracing }] = await Promise.all([import('./otel/settings.ts'), import('./otel/start.ts')]);
+  const settings = tracingSettings(options.otel, env);
+  return settings ? startTracing(hub.engine, settings, where, options.onOtel ?? (() => undefined)) : undefined;
 }

@@ -9,6 +9,7 @@ import { isProtocolChoice } from '../../lib/model/protocol.ts';
 import { checkOAuth, emptyOAuth, OAUTH_OPTIONS, OAUTH_USAGE } from './oauth.ts';
 import { checkRelay, emptyRelay, RELAY_OPTIONS, RELAY_USAGE } from './relay.ts';
 import { checkEvals, EVAL_OPTIONS } from './evals.ts';
+import { checkOtel, OTEL_OPTIONS, OTEL_USAGE } from './otel.ts';
 import { checkTest, TEST_OPTIONS } from './collections.ts';
 import type { CliOptions } from './types.ts';
 
@@ -92,6 +93,7 @@ Without a browser (same targets; exit 0 ok, 1 server error / isError / failures 
       --root <uri>                a root to offer (repeatable)
 
 ${RELAY_USAGE}
+${OTEL_USAGE}
 Scripts run with their interpreter: .py with python3, .js with node, .ts with npx -y tsx.
 ${OAUTH_USAGE}`;
 
@@ -271,6 +273,7 @@ export function parseCliArgs(argv: string[], deps: { exists?: (p: string) => boo
     checkCombination(options) ??
     checkRelay({ relay: options.relay, target: options.target, config: options.config, headlessMode: modeOf(options.headless) }) ??
     checkEvals(options) ??
+    checkOtel({ otel: options.otel, tap: options.relay.tap, headlessMode: modeOf(options.headless) }) ??
     checkTest(options) ??
     checkHeadless(options) ??
     checkOAuth(options.oauth, { words: options.target, config: options.config });
@@ -284,7 +287,7 @@ function readOption(argv: string[], i: number): ReadOption {
   const arg = argv[i];
   const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
   const typed = eq > 0 ? arg.slice(0, eq) : arg;
-  const spec = OPTIONS.get(ALIASES.get(typed) ?? typed) ?? HEADLESS_OPTIONS.get(typed) ?? EVAL_OPTIONS.get(typed) ?? TEST_OPTIONS.get(typed) ?? OAUTH_OPTIONS.get(typed) ?? RELAY_OPTIONS.get(typed);
+  const spec = OPTIONS.get(ALIASES.get(typed) ?? typed) ?? HEADLESS_OPTIONS.get(typed) ?? EVAL_OPTIONS.get(typed) ?? TEST_OPTIONS.get(typed) ?? OAUTH_OPTIONS.get(typed) ?? RELAY_OPTIONS.get(typed) ?? OTEL_OPTIONS.get(typed);
   if (!spec) {
     return fail(`Unknown option ${typed}. Options for the server go after its command: mcp-loupe [options] <command> [args...]. See mcp-loupe --help.`);
   }

@@ -7,6 +7,7 @@ import type { OutputFormat } from '../../lib/headless/cli-output.ts';
 import type { ProtocolChoice } from '../../lib/model/server-config.ts';
 import type { CliOAuthOptions } from './oauth.ts';
 import type { RelayOptions } from './relay.ts';
+import type { OtelCliOptions } from '../otel/settings.ts';
 
 export interface CliOptions {
   /** `undefined`: a free port near 6280; `0`: any free port. */
@@ -43,6 +44,8 @@ export interface CliOptions {
    * proxy/system/watch.ts planWatch chooses (the script's folder). Absent: not watching.
    */
   watch?: string[];
+  /** `--otlp` and its options (issue 28, otel.ts); absent: none given. */
+  otel?: OtelCliOptions;
 }
 
 export type HeadlessMode = 'cli' | 'smoke' | 'mock' | 'verify' | 'lock' | 'doctor' | 'export-tools' | 'eval' | 'test';

@@ -5,6 +5,7 @@
  * page uses (hub.ts) and the headless modes (face-session.ts, cli-run.ts) are faces on top of it.
  * Request timing and progress live in the session (session.ts), so every face gets the same outcomes.
  */
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerConfig } from '../../lib/model/server-config.ts';
 import type { ServerRequest, SessionInfo, TraceEvent, WorkspaceState } from '../../lib/wire/wire.ts';
 import type { Workspace } from '../../lib/workspace/types.ts';
@@ -111,6 +112,8 @@ export class Engine {
   /** Frames held by `pause` rules, of every session (issue 13). */
   readonly holds: HoldBroker;
   private ruleSet: RuleSet = { version: 0, rules: [] };
+  /** Set by tracing (proxy/otel/, issue 28): a request Loupe sends gets its `traceparent` here. */
+  stampRequest?: (session: string, message: JSONRPCMessage) => JSONRPCMessage;
   private rulesSource?: string;
 
   constructor(private readonly options: EngineOptions = {}) {
@@ -179,6 +182,7 @@ export class Engine {
       trace: session.trace,
       rules: () => this.ruleSet,
       hold: (request) => this.holds.hold(request),
+      stamp: (message) => (this.stampRequest ? this.stampRequest(session.id, message) : message),
     };
   }
 

@@ -4,6 +4,7 @@
  * The engine gives one per session (Loupe's own, tapped, gateway); the tap process builds its own
  * from `--rules` and the Loupe it attached to.
  */
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Rule } from '../../lib/model/rules.ts';
 import type { HoldOutcome, HoldRequest } from './hold-broker.ts';
 import type { TraceRecorder } from './trace-recorder.ts';
@@ -23,4 +24,10 @@ export interface PipelineContext {
   rules(): RuleSet;
   /** Absent (a tap with no Loupe attached): a `pause` rule lets its frame pass, and the trace says so. */
   hold?(request: HoldRequest): Promise<HoldOutcome>;
+  /**
+   * What a message Loupe itself sends gets on its way, before the rules see it (issue 28: a
+   * `traceparent` in a request's `params._meta`). Never a message with an exact text (one the page
+   * sent as written, a rewrite): that text is what goes.
+   */
+  stamp?(message: JSONRPCMessage): JSONRPCMessage;
 }

@@ -148,7 +148,8 @@ export class RuledTransport implements Transport {
     return this.inner.start();
   }
 
-  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+  send(sent: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    const message = this.ctx.stamp && textOf(sent) === undefined ? this.ctx.stamp(sent) : sent;
     if (!this.core.active) return this.inner.send(message, options);
     const raw = textOf(message) ?? stringifySafe(message) ?? '';
     return this.core.run('to-server', raw, (text, unchanged) => (unchanged ? this.inner.send(message, options) : this.sendRewritten(text, message, options)));

@@ -15,7 +15,7 @@ import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk
 import type { LoupeError, RequestId, RpcError } from '../../lib/wire/wire.ts';
 import type { TraceRecorder } from '../pipeline/trace-recorder.ts';
 import { stringifySafe } from '../../lib/json/safe-json.ts';
-import { textOf } from '../pipeline/frame-text.ts';
+import { rememberText, textOf } from '../pipeline/frame-text.ts';
 import { exactFrameOf, textOfExtra } from '../pipeline/frame-record.ts';
 
 /** `frame`: the exact text of the server's response, where the transport kept it (frame-text.ts). */
@@ -168,6 +168,8 @@ export class RawRouter {
     // The page's text where it sent one (the hub remembered it), so that a message of any depth passes.
     const started = performance.now();
     const text = textOf(message) ?? stringifySafe(message) ?? '';
+    // Sent as written: with its text remembered, the pipeline adds nothing to it (no traceparent, issue 28).
+    rememberText(message, text);
     this.trace.expectOut(text, origin);
     // The HTTP transports send JSON.stringify(message), which is the text for any message they can send.
     beforeWrite?.(stringifySafe(message) ?? text);

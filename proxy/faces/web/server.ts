@@ -16,6 +16,8 @@ export interface ServerOptions {
   hub: () => Promise<Hub>;
   extraHosts?: string[];
   version: string;
+  /** The OTLP receiver at `/v1/traces` (issue 28): its per-launch token, and tracing once it is on. */
+  receiver?: { token: string; tracing(): import('../../otel/tracing.ts').Tracing | undefined };
 }
 
 export interface LoupeServer {
@@ -60,6 +62,14 @@ export function createLoupeServer(options: ServerOptions): LoupeServer {
       return void handleApi(url.pathname, res, options);
     }
     if (url.pathname === '/ws') return refuse(res, 426, 'Upgrade required');
+    // Loupe as an OTLP receiver (issue 28): its own credential check; the code loads with the first export.
+    const receiver = options.receiver;
+    if (url.pathname === '/v1/traces' && receiver) {
+      return void import('../../otel/receiver.ts').then(
+        ({ receiveTraces }) => receiveTraces(req, res, { launchToken: options.token, receiverToken: receiver.token, tracing: receiver.tracing }),
+        () => refuse(res, 500, 'Internal Server Error'),
+      );
+    }
     // The authorization server's redirect (issue 11): guarded by its single-use state, not the token
     // (proxy/oauth/callback.ts decides; oauth-page.ts draws what the person is told).
     if (url.pathname === '/oauth/callback') {

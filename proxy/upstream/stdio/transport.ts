@@ -22,6 +22,7 @@ import { stringifySafe } from '../../../lib/json/safe-json.ts';
 import type { TraceRecorder } from '../../pipeline/trace-recorder.ts';
 import { KILL_GRACE_MS, KILL_WAIT_MS, signalGroup, spawnFailure, stopGroup } from '../../system/process-group.ts';
 import { watchProcessGroup, type Watchdog } from '../../system/watchdog.ts';
+import { childEnvFor } from './child-env.ts';
 
 const STDERR_TAIL_BYTES = 8 * 1024;
 /** A write that failed: how long to wait for the exit that usually follows, to report it. */
@@ -100,7 +101,7 @@ export class StdioTapTransport implements Transport {
     const problem = this.checkBeforeSpawn();
     if (problem) throw new TransportStartError(problem);
     const { command, args, cwd } = this.config;
-    const env = { ...getDefaultEnvironment(), ...this.config.env } as NodeJS.ProcessEnv;
+    const env = { ...getDefaultEnvironment(), ...childEnvFor(this.config.env), ...this.config.env } as NodeJS.ProcessEnv;
     const child = spawn(command, args, {
       cwd,
       env,
