@@ -21,6 +21,7 @@ import { interventionLinks, releaseOf } from '../_stores/intervention-links.ts';
 import type { ActionsState } from '../_stores/trace-actions.ts';
 import { ExportPanel } from './trace-export.tsx';
 import { SaveRowAsTest } from './save-as-test.tsx';
+import { ServerSpans } from './server-spans.tsx';
 import { useQueryValues, useSavedQueries } from './history-query.ts';
 import type { TraceView } from '../_stores/trace-store.ts';
 import { useSession, useTrace, useTraceActions } from '../_hooks/use-loupe.ts';
@@ -167,6 +168,7 @@ export function HistoryContainer(): ReactNode {
               actions={selected && <SaveRowAsTest row={selected} index={index} />}
             />
           </Panel>
+          <ServerSpans rows={index.rows} selected={selected} version={view.version} />
           <Composer view={view} actions={actions} canSend={canSend} reason={reason} />
         </div>
         </SplitPane>
