@@ -4,15 +4,15 @@
 // its exit code.
 //
 // Why a wrapper: the suite hands a scenario's credentials (a pre-registered client id and secret,
-// a client_credentials secret, a private key made for this run) to the client in the environment
-// variable MCP_CONFORMANCE_CONTEXT (JSON). Loupe must not read a test suite's environment, so this
-// translates the context into the command-line options a user would type: --client-id,
-// --client-secret, --oauth-client-credentials, --client-private-key FILE (the PEM written to a
-// temporary file only this user can read, removed when Loupe exits) and --client-signing-alg.
+// a client_credentials secret, a private key made for this run, an identity provider's ID token) to
+// the client in the environment variable MCP_CONFORMANCE_CONTEXT (JSON). Loupe must not read a test
+// suite's environment, so this translates the context into the command-line options a user would
+// type: --client-id, --oauth-client-credentials, --client-private-key FILE, --client-signing-alg,
+// and for cross-app access (SEP-990) --idp-token-endpoint, --idp-client-id and --id-token-file FILE.
+// No secret goes on the command line: each (client secret, private key, ID token) is written to a
+// temporary file only this user can read, removed when Loupe exits, and named with its -file option.
 // Without a context, an auth scenario gets --client-metadata-url with the URL the suite's own client
 // uses, so that a server offering client ID metadata documents sees one (auth/basic-cimd).
-// The cross-app access scenario's context (an identity provider's ID token) has no Loupe option:
-// Loupe does not implement that extension (SEP-990), and runs without OAuth options there.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,23 +35,37 @@ export function readContext(text) {
   }
 }
 
+const text = (value) => (typeof value === 'string' && value !== '' ? value : undefined);
+
+/** Cross-app access (SEP-990): the IdP's token endpoint (or its issuer), its client id, the ID token; Loupe's client at the AS. */
+function crossAppFlags(context, secretFile) {
+  const idp = text(context.idp_token_endpoint) ? ['--idp-token-endpoint', context.idp_token_endpoint] : ['--idp-url', context.idp_issuer];
+  const idpClient = text(context.idp_client_id) ? ['--idp-client-id', context.idp_client_id] : [];
+  const idpSecret = text(context.idp_client_secret) ? ['--idp-client-secret-file', secretFile('idp-client-secret', context.idp_client_secret)] : [];
+  const client = text(context.client_id) ? ['--client-id', context.client_id] : [];
+  const secret = text(context.client_secret) ? ['--client-secret-file', secretFile('client-secret', context.client_secret)] : [];
+  return [...idp, ...idpClient, ...idpSecret, '--id-token-file', secretFile('id-token', context.idp_id_token), ...client, ...secret];
+}
+
 /**
- * The OAuth options for a scenario's context. `keyFile(pem)` stores a private key and returns its
- * path. Returns { flags, note } — note: a sentence for stderr when the context cannot be used.
+ * The OAuth options for a scenario's context. `secretFile(name, text)` stores a secret in a file
+ * only this user can read and returns its path. Returns { flags, note } — note: a sentence for
+ * stderr when the context cannot be used.
  */
-export function oauthFlags(context, scenario, keyFile) {
+export function oauthFlags(context, scenario, secretFile) {
   const auth = typeof scenario === 'string' && scenario.startsWith('auth/');
-  const id = typeof context?.client_id === 'string' ? context.client_id : undefined;
-  if (typeof context?.idp_id_token === 'string') {
-    return { flags: [], note: 'this scenario signs in through an identity provider (cross-app access, SEP-990), which Loupe does not implement; running without OAuth options.' };
+  const id = text(context?.client_id);
+  if (text(context?.idp_id_token)) {
+    if (!text(context.idp_token_endpoint) && !text(context.idp_issuer)) return { flags: [], note: 'this cross-app access context names neither the IdP token endpoint nor its issuer; running without OAuth options.' };
+    return { flags: crossAppFlags(context, secretFile) };
   }
   if (id && typeof context.private_key_pem === 'string') {
     const alg = typeof context.signing_algorithm === 'string' ? ['--client-signing-alg', context.signing_algorithm] : [];
-    return { flags: ['--oauth-client-credentials', '--client-id', id, '--client-private-key', keyFile(context.private_key_pem), ...alg] };
+    return { flags: ['--oauth-client-credentials', '--client-id', id, '--client-private-key', secretFile('client-key.pem', context.private_key_pem), ...alg] };
   }
   if (id && typeof context.client_secret === 'string') {
     const machine = /client-credentials/.test(String(context.name ?? scenario ?? ''));
-    return { flags: [...(machine ? ['--oauth-client-credentials'] : []), '--client-id', id, '--client-secret', context.client_secret] };
+    return { flags: [...(machine ? ['--oauth-client-credentials'] : []), '--client-id', id, '--client-secret-file', secretFile('client-secret', context.client_secret)] };
   }
   return { flags: auth ? ['--client-metadata-url', CIMD_URL] : [] };
 }
@@ -73,15 +87,15 @@ function main(argv, env) {
     process.stderr.write('conformance-client: usage: node .ci/conformance-client.mjs [--loupe PATH] <options...> <server url>\n');
     return Promise.resolve(2);
   }
-  let keyDir;
-  const keyFile = (pem) => {
-    keyDir ??= mkdtempSync(join(tmpdir(), 'loupe-conformance-key-'));
-    const path = join(keyDir, 'client-key.pem');
-    writeFileSync(path, pem, { mode: 0o600, flag: 'wx' });
+  let secretDir;
+  const secretFile = (name, text) => {
+    secretDir ??= mkdtempSync(join(tmpdir(), 'loupe-conformance-secret-'));
+    const path = join(secretDir, name);
+    writeFileSync(path, text, { mode: 0o600, flag: 'wx' });
     return path;
   };
-  const cleanup = () => keyDir && rmSync(keyDir, { recursive: true, force: true });
-  const { flags, note } = oauthFlags(readContext(env.MCP_CONFORMANCE_CONTEXT), env.MCP_CONFORMANCE_SCENARIO, keyFile);
+  const cleanup = () => secretDir && rmSync(secretDir, { recursive: true, force: true });
+  const { flags, note } = oauthFlags(readContext(env.MCP_CONFORMANCE_CONTEXT), env.MCP_CONFORMANCE_SCENARIO, secretFile);
   if (note) process.stderr.write(`conformance-client: ${note}\n`);
   // Loupe gets the options, not the suite's variables: nothing in it can come to depend on them.
   const { MCP_CONFORMANCE_CONTEXT: _context, MCP_CONFORMANCE_SCENARIO: _scenario, ...loupeEnv } = env;

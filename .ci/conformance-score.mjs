@@ -71,3 +71,33 @@ export function summarize(results) {
   }
   return groups;
 }
+
+/**
+ * Warnings that depend on the machine's load rather than on the client (a reconnect that came late
+ * but within the MUST, sse-retry): they are reported, never counted as a regression. Every other
+ * warning is a SHOULD the client can meet, so a new one is.
+ */
+export const LOAD_DEPENDENT_WARNINGS = new Set(['client-sse-retry-timing']);
+
+/** The baseline a run is held to: per scenario, the checks it passed (written by --write-baseline). */
+export function baselineOf(results) {
+  return Object.fromEntries(results.map((r) => [r.name, { passed: r.passed, total: r.total }]));
+}
+
+/**
+ * Each scenario of `results` against the baseline, scored by check counts: a regression is a
+ * scenario that fails, passes fewer checks than it did, or warns where it need not. A scenario the
+ * baseline does not know (a newer suite) must pass; one it knows that did not run is no regression
+ * here (a run of chosen scenarios).
+ */
+export function regressions(results, baseline) {
+  const out = [];
+  for (const r of results) {
+    const before = baseline?.[r.name];
+    const avoidable = r.problems.filter((p) => p.status === 'WARNING' && !LOAD_DEPENDENT_WARNINGS.has(p.id));
+    if (r.verdict !== 'pass') out.push({ name: r.name, why: `fails: ${r.reason}` });
+    else if (before && r.passed < before.passed) out.push({ name: r.name, why: `passes ${r.passed} checks, ${before.passed} before` });
+    else if (avoidable.length > 0) out.push({ name: r.name, why: `warns: ${avoidable.map((p) => `${p.id} (${p.message})`).join('; ')}` });
+  }
+  return out;
+}

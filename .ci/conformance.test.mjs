@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CIMD_URL, oauthFlags, readContext, splitArgs } from './conformance-client.mjs';
 import { AUTH, CORE, groupOf, loupeCommand, parseScenarioList, REFERENCE_AUTH_FAILURES, runScenario, shellQuote, suiteNode, systemNode } from './conformance.mjs';
-import { formatTable, scoreChecks, verdictOf } from './conformance-score.mjs';
+import { baselineOf, formatTable, regressions, scoreChecks, verdictOf } from './conformance-score.mjs';
 
 const check = (status, extra = {}) => ({ id: `c-${status}`, name: 'C', description: 'd', status, timestamp: '', ...extra });
 
@@ -35,6 +35,26 @@ describe('scoring', () => {
 
   it('fails when the suite produced nothing, whatever the count', () => {
     expect(verdictOf(scoreChecks([check('SUCCESS')]), false).verdict).toBe('fail');
+  });
+
+  it('holds a run to the baseline per scenario by check counts: fewer checks passed, a failure or an avoidable warning is a regression', () => {
+    const row = (name, checks) => ({ name, group: 'auth', ...scoreChecks(checks), ...verdictOf(scoreChecks(checks)) });
+    const before = baselineOf([row('a', [check('SUCCESS'), check('SUCCESS')]), row('b', [check('SUCCESS')]), row('c', [check('SUCCESS')])]);
+    expect(before).toEqual({ a: { passed: 2, total: 2 }, b: { passed: 1, total: 1 }, c: { passed: 1, total: 1 } });
+    expect(regressions([row('a', [check('SUCCESS'), check('SUCCESS'), check('SUCCESS')]), row('b', [check('SUCCESS')])], before)).toEqual([]);
+    const late = { ...check('WARNING'), id: 'client-sse-retry-timing', errorMessage: 'late, within the MUST' };
+    expect(regressions([row('c', [check('SUCCESS'), late])], before)).toEqual([]);
+    expect(regressions([
+      row('a', [check('SUCCESS')]),
+      row('b', [check('SUCCESS'), { ...check('WARNING'), id: 'scope-from-www-authenticate', errorMessage: 'Client SHOULD use the scope' }]),
+      row('c', [check('FAILURE', { errorMessage: 'no token' })]),
+      row('new', [check('INFO')]),
+    ], before)).toEqual([
+      { name: 'a', why: 'passes 1 checks, 2 before' },
+      { name: 'b', why: 'warns: scope-from-www-authenticate (Client SHOULD use the scope)' },
+      { name: 'c', why: 'fails: no token' },
+      { name: 'new', why: 'fails: No check was judged: the client did nothing this scenario could score.' },
+    ]);
   });
 
   it('prints one row per scenario', () => {
@@ -136,19 +156,23 @@ describe('against the installed suite', () => {
 });
 
 describe('the client wrapper (conformance-client.mjs)', () => {
-  const keyFile = (pem) => `/keys/${pem.length}.pem`;
+  const secretFile = (name, text) => `/secrets/${name}-${text.length}`;
 
-  it('turns each kind of context into the options a user would type', () => {
-    expect(oauthFlags({ name: 'auth/pre-registration', client_id: 'pre', client_secret: 'sec' }, 'auth/pre-registration', keyFile)).toEqual({ flags: ['--client-id', 'pre', '--client-secret', 'sec'] });
-    expect(oauthFlags({ name: 'auth/client-credentials-basic', client_id: 'cc', client_secret: 'sec' }, 'auth/client-credentials-basic', keyFile)).toEqual({ flags: ['--oauth-client-credentials', '--client-id', 'cc', '--client-secret', 'sec'] });
-    expect(oauthFlags({ name: 'auth/client-credentials-jwt', client_id: 'jwt', private_key_pem: 'PEM', signing_algorithm: 'ES256' }, 'auth/client-credentials-jwt', keyFile)).toEqual({
-      flags: ['--oauth-client-credentials', '--client-id', 'jwt', '--client-private-key', '/keys/3.pem', '--client-signing-alg', 'ES256'],
+  it('turns each kind of context into the options a user would type, every secret in a file', () => {
+    expect(oauthFlags({ name: 'auth/pre-registration', client_id: 'pre', client_secret: 'sec' }, 'auth/pre-registration', secretFile)).toEqual({ flags: ['--client-id', 'pre', '--client-secret-file', '/secrets/client-secret-3'] });
+    expect(oauthFlags({ name: 'auth/client-credentials-basic', client_id: 'cc', client_secret: 'sec' }, 'auth/client-credentials-basic', secretFile)).toEqual({ flags: ['--oauth-client-credentials', '--client-id', 'cc', '--client-secret-file', '/secrets/client-secret-3'] });
+    expect(oauthFlags({ name: 'auth/client-credentials-jwt', client_id: 'jwt', private_key_pem: 'PEM', signing_algorithm: 'ES256' }, 'auth/client-credentials-jwt', secretFile)).toEqual({
+      flags: ['--oauth-client-credentials', '--client-id', 'jwt', '--client-private-key', '/secrets/client-key.pem-3', '--client-signing-alg', 'ES256'],
     });
-    const crossApp = oauthFlags({ name: 'auth/cross-app-access-complete-flow', client_id: 'a', client_secret: 'b', idp_id_token: 't' }, 'auth/cross-app-access-complete-flow', keyFile);
-    expect(crossApp.flags).toEqual([]);
-    expect(crossApp.note).toMatch(/cross-app access/);
-    expect(oauthFlags(undefined, 'auth/basic-cimd', keyFile)).toEqual({ flags: ['--client-metadata-url', CIMD_URL] });
-    expect(oauthFlags(undefined, 'tools_call', keyFile)).toEqual({ flags: [] });
+    const context = { client_id: 'a', client_secret: 'bb', idp_client_id: 'idp-client', idp_id_token: 'token', idp_issuer: 'http://idp', idp_token_endpoint: 'http://idp/token' };
+    expect(oauthFlags(context, 'auth/cross-app-access-complete-flow', secretFile)).toEqual({
+      flags: ['--idp-token-endpoint', 'http://idp/token', '--idp-client-id', 'idp-client', '--id-token-file', '/secrets/id-token-5', '--client-id', 'a', '--client-secret-file', '/secrets/client-secret-2'],
+    });
+    const { idp_token_endpoint: _endpoint, ...byIssuer } = context;
+    expect(oauthFlags(byIssuer, 'auth/cross-app-access-complete-flow', secretFile).flags.slice(0, 2)).toEqual(['--idp-url', 'http://idp']);
+    expect(oauthFlags({ idp_id_token: 't' }, 'auth/cross-app-access-complete-flow', secretFile)).toMatchObject({ flags: [], note: expect.stringMatching(/neither the IdP token endpoint nor its issuer/) });
+    expect(oauthFlags(undefined, 'auth/basic-cimd', secretFile)).toEqual({ flags: ['--client-metadata-url', CIMD_URL] });
+    expect(oauthFlags(undefined, 'tools_call', secretFile)).toEqual({ flags: [] });
     expect(readContext('not json')).toBeUndefined();
     expect(readContext('[1]')).toBeUndefined();
     expect(splitArgs(['--loupe', '/x.js', '--cli', '--smoke', 'http://u/mcp'])).toEqual({ loupe: '/x.js', options: ['--cli', '--smoke'], url: 'http://u/mcp' });
@@ -159,28 +183,44 @@ describe('the client wrapper (conformance-client.mjs)', () => {
     expect(REFERENCE_AUTH_FAILURES.every((n) => AUTH.includes(n))).toBe(true);
   });
 
-  it('under the real suite: the generated key reaches Loupe as a 0600 file that is gone after it exits, the suite\'s variables do not', async () => {
+  /** Runs `scenario` under the real suite with a stand-in for Loupe that notes its arguments and the files named after `fileFlags`. */
+  async function underSuite(scenario, fileFlags) {
     const suite = suiteNode();
     const node = systemNode();
     const dir = mkdtempSync(join(tmpdir(), 'loupe-conformance-wrapper-'));
     try {
-      // A stand-in for Loupe that notes its arguments and the key file it was given.
       const fake = join(dir, 'fake-loupe.mjs');
       const out = join(dir, 'seen.json');
       writeFileSync(fake, `import { readFileSync, statSync, writeFileSync } from 'node:fs';
 const args = process.argv.slice(2);
-const key = args[args.indexOf('--client-private-key') + 1];
-writeFileSync(${JSON.stringify(out)}, JSON.stringify({ args, mode: statSync(key).mode & 0o777, pem: readFileSync(key, 'utf8').startsWith('-----BEGIN PRIVATE KEY-----'), env: process.env.MCP_CONFORMANCE_CONTEXT !== undefined }));`);
+const files = Object.fromEntries(${JSON.stringify(fileFlags)}.map((flag) => { const path = args[args.indexOf(flag) + 1]; return [flag, { path, mode: statSync(path).mode & 0o777, text: readFileSync(path, 'utf8') }]; }));
+writeFileSync(${JSON.stringify(out)}, JSON.stringify({ args, files, env: process.env.MCP_CONFORMANCE_CONTEXT !== undefined }));`);
       const command = `${shellQuote(node)} ${shellQuote(join(process.cwd(), '.ci/conformance-client.mjs'))} --loupe ${shellQuote(fake)} --cli --smoke`;
-      await runScenario({ name: 'auth/client-credentials-jwt', suite, command, timeoutMs: 10000 });
-      const seen = JSON.parse(readFileSync(out, 'utf8'));
-      expect(seen.args.slice(0, 7)).toEqual(['--cli', '--smoke', '--oauth-client-credentials', '--client-id', 'conformance-test-client', '--client-private-key', expect.stringMatching(/client-key\.pem$/)]);
-      expect(seen.args.slice(7, 9)).toEqual(['--client-signing-alg', 'ES256']);
-      expect(seen.args.at(-1)).toMatch(/^http:\/\/localhost:\d+\/mcp$/);
-      expect(seen).toMatchObject({ mode: 0o600, pem: true, env: false });
-      expect(existsSync(seen.args[6])).toBe(false);
+      await runScenario({ name: scenario, suite, command, timeoutMs: 10000 });
+      return JSON.parse(readFileSync(out, 'utf8'));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  }
+
+  it('under the real suite: the generated key reaches Loupe as a 0600 file that is gone after it exits, the suite\'s variables do not', async () => {
+    const seen = await underSuite('auth/client-credentials-jwt', ['--client-private-key']);
+    expect(seen.args.slice(0, 7)).toEqual(['--cli', '--smoke', '--oauth-client-credentials', '--client-id', 'conformance-test-client', '--client-private-key', expect.stringMatching(/client-key\.pem$/)]);
+    expect(seen.args.slice(7, 9)).toEqual(['--client-signing-alg', 'ES256']);
+    expect(seen.args.at(-1)).toMatch(/^http:\/\/localhost:\d+\/mcp$/);
+    expect(seen.files['--client-private-key']).toMatchObject({ mode: 0o600, text: expect.stringMatching(/^-----BEGIN PRIVATE KEY-----/) });
+    expect(seen.env).toBe(false);
+    expect(existsSync(seen.args[6])).toBe(false);
+  });
+
+  it('under the real suite: cross-app access gets the IdP options, its ID token and client secret in 0600 files and never in the arguments', async () => {
+    const seen = await underSuite('auth/cross-app-access-complete-flow', ['--id-token-file', '--client-secret-file']);
+    expect(seen.args).toEqual(expect.arrayContaining(['--idp-token-endpoint', '--idp-client-id', 'conformance-test-idp-client', '--client-id', 'conformance-test-xaa-client']));
+    const { '--id-token-file': idToken, '--client-secret-file': secret } = seen.files;
+    expect(idToken).toMatchObject({ mode: 0o600, text: expect.stringMatching(/^ey[\w-]+\.[\w-]+\.[\w-]+$/) });
+    expect(secret).toMatchObject({ mode: 0o600, text: 'conformance-test-xaa-secret' });
+    expect(seen.args.join(' ')).not.toContain(idToken.text);
+    expect(seen.args.join(' ')).not.toContain(secret.text);
+    expect(existsSync(idToken.path)).toBe(false);
   });
 });

@@ -5,6 +5,7 @@
  * explanation is tested and the same words can serve the connect path and the CLI.
  * https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization
  */
+import { explainCrossApp, type CrossAppFailure } from './cross-app.ts';
 
 export interface Explanation {
   /** Short and stable, e.g. "Protected resource metadata not found (PRM 404)". */
@@ -47,7 +48,8 @@ export type OAuthFailure =
   | { kind: 'token-response-invalid'; problem: string }
   | { kind: 'token-audience'; resource?: string; description?: string }
   | { kind: 'insufficient-scope'; scope?: string; granted?: string }
-  | { kind: 'not-initialize'; problem: string };
+  | { kind: 'not-initialize'; problem: string }
+  | CrossAppFailure;
 
 const said = (description: string | undefined): string => (description ? ` (it said: “${description}”)` : '');
 const statusOf = (t: Tried): string => (t.status !== undefined ? String(t.status) : (t.error ?? 'no answer'));
@@ -196,6 +198,15 @@ export function explainFailure(f: OAuthFailure): Explanation {
     case 'authorization-refused':
     case 'callback-failed':
       return explainClient(f);
+    case 'cross-app-settings':
+    case 'id-token-expired':
+    case 'idp-refused':
+    case 'id-jag-invalid':
+    case 'assertion-audience':
+    case 'assertion-expired':
+    case 'assertion-refused':
+    case 'grant-not-supported':
+      return explainCrossApp(f);
     default:
       return explainToken(f);
   }

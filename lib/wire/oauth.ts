@@ -6,6 +6,35 @@
  */
 import { z } from 'zod';
 
+/**
+ * Cross-app access (Enterprise-Managed Authorization, SEP-990): the enterprise identity provider
+ * (IdP) that turns the user's ID token into an identity assertion grant (ID-JAG) by token exchange
+ * (RFC 8693), which the server's authorization server trades for an access token (the jwt-bearer
+ * grant, RFC 7523). The ID token and the IdP client secret are sent by the page once, when typed
+ * (an empty string clears one); the proxy keeps them and the page is told only that they are set.
+ * https://github.com/modelcontextprotocol/ext-auth/blob/main/specification/stable/enterprise-managed-authorization.mdx
+ */
+export const IdpSettingsSchema = z.object({
+  /** The IdP's token endpoint, where the token exchange is posted. */
+  tokenEndpoint: z.string().optional(),
+  /** The IdP's issuer URL, whose metadata names the token endpoint (when tokenEndpoint is not given). */
+  url: z.string().optional(),
+  /** Loupe's client id at the IdP. */
+  clientId: z.string().optional(),
+  /** Loupe's client secret at the IdP, when it is a confidential client there. */
+  clientSecret: z.string().optional(),
+  /** The user's ID token from the IdP: the subject token of the exchange. */
+  idToken: z.string().optional(),
+});
+export type IdpSettings = z.infer<typeof IdpSettingsSchema>;
+
+/** What the page is shown of the IdP settings: the secrets only as "set". */
+export const IdpViewSchema = IdpSettingsSchema.omit({ clientSecret: true, idToken: true }).extend({
+  hasClientSecret: z.boolean().optional(),
+  hasIdToken: z.boolean().optional(),
+});
+export type IdpView = z.infer<typeof IdpViewSchema>;
+
 /** How Loupe signs in to a server; everything optional (discovery and registration fill the rest). */
 export const OAuthSettingsSchema = z.object({
   /** A pre-registered client id (else a client ID metadata document or dynamic registration). */
@@ -19,8 +48,14 @@ export const OAuthSettingsSchema = z.object({
   clientMetadataUrl: z.string().optional(),
   /** Scopes to ask for (space-separated); default: the challenge's, else the server's `scopes_supported`. */
   scope: z.string().optional(),
-  /** `client_credentials` for a machine client (needs a client id and secret). Default: authorization code. */
-  grant: z.enum(['authorization_code', 'client_credentials']).optional(),
+  /**
+   * `client_credentials` for a machine client (needs a client id and secret); `cross_app_access`
+   * for an access token from an enterprise IdP's assertion (needs `idp`, a client id and secret).
+   * Default: authorization code.
+   */
+  grant: z.enum(['authorization_code', 'client_credentials', 'cross_app_access']).optional(),
+  /** The IdP of `cross_app_access`. */
+  idp: IdpSettingsSchema.optional(),
 });
 export type OAuthSettings = z.infer<typeof OAuthSettingsSchema>;
 
@@ -53,7 +88,7 @@ export const OAuthStateSchema = z.object({
   /** One plain sentence when phase is `failed` (and a hint). */
   error: z.string().optional(),
   hint: z.string().optional(),
-  settings: OAuthSettingsSchema.omit({ clientSecret: true }).optional(),
+  settings: OAuthSettingsSchema.omit({ clientSecret: true, idp: true }).extend({ idp: IdpViewSchema.optional() }).optional(),
 });
 export type OAuthState = z.infer<typeof OAuthStateSchema>;
 
@@ -70,9 +105,20 @@ export const GUIDED_STEP_IDS = [
   'callback',
   'token-request',
   'authenticated-request',
+  // Cross-app access: the IdP's token exchange (RFC 8693), then the jwt-bearer grant (RFC 7523).
+  'token-exchange',
+  'jwt-bearer-grant',
 ] as const;
 export const GuidedStepIdSchema = z.enum(GUIDED_STEP_IDS);
 export type GuidedStepId = z.infer<typeof GuidedStepIdSchema>;
+
+/** The paths of the guided flow: which steps, in which order (the OAuth settings' grant picks one). */
+export const GUIDED_PATHS = {
+  'authorization-code': ['unauthenticated-request', 'challenge', 'resource-metadata', 'authorization-server-metadata', 'registration', 'authorization-request', 'callback', 'token-request', 'authenticated-request'],
+  'cross-app-access': ['unauthenticated-request', 'challenge', 'resource-metadata', 'authorization-server-metadata', 'token-exchange', 'jwt-bearer-grant', 'authenticated-request'],
+} as const satisfies Record<string, readonly GuidedStepId[]>;
+export type GuidedPath = keyof typeof GUIDED_PATHS;
+export const GuidedPathSchema = z.enum(['authorization-code', 'cross-app-access']);
 
 /** One HTTP request and its response, as the step made it (secret values masked by the proxy). */
 export const GuidedExchangeSchema = z.object({
@@ -110,6 +156,8 @@ export type GuidedStep = z.infer<typeof GuidedStepSchema>;
 
 export const GuidedFlowSchema = z.object({
   session: z.string(),
+  /** Which path the steps follow (absent from a proxy before cross-app access: authorization code). */
+  path: GuidedPathSchema.optional(),
   steps: z.array(GuidedStepSchema),
   /** Index of the step the next Continue runs; steps.length when done. */
   next: z.number(),

@@ -3,12 +3,13 @@
  * command-line target signs in with them too: `--client-id`, `--client-secret`,
  * `--client-metadata-url`, `--scope`, `--oauth-client-credentials` (with a secret, or with
  * `--client-private-key FILE` [+ `--client-signing-alg ALG`] for private_key_jwt) and
- * `--remember-credentials`. Specs in the shape of headless.ts's HEADLESS_OPTIONS, which the
- * parser in options.ts merges.
+ * `--remember-credentials`; the secret-file options and cross-app access come from cross-app.ts.
+ * Specs in the shape of headless.ts's HEADLESS_OPTIONS, which the parser in options.ts merges.
  */
 import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { OAuthOptions } from '../oauth/provider/provider.ts';
+import { checkCrossApp, CROSS_APP_OPTIONS, CROSS_APP_USAGE, hasCrossAppOptions } from './cross-app.ts';
 
 export interface CliOAuthOptions extends OAuthOptions {
   /** `--client-private-key FILE`: where the PEM came from, for messages. */
@@ -83,13 +84,15 @@ export const OAUTH_OPTIONS = new Map<string, OAuthSpec>([
   ['--client-private-key', { takesValue: true, apply: applyPrivateKey }],
   ['--client-signing-alg', { takesValue: true, apply: applySigningAlg }],
   ['--remember-credentials', flag((o) => (o.rememberCredentials = true))],
+  ...CROSS_APP_OPTIONS,
 ]);
 
 /** The lines of `--help` for these options. */
 export const OAUTH_USAGE = `
 Signing in to a server behind OAuth (every mode; without them Loupe registers itself where the server allows it):
   --client-id <id>                a pre-registered client id
-  --client-secret <secret>        its secret (confidential client; sent with HTTP Basic)
+  --client-secret <secret>        its secret (confidential client; sent with HTTP Basic); other users of this
+                                  machine can read a command line: prefer --client-secret-file or -env (below)
   --client-metadata-url <url>     the https URL of a client ID metadata document to use as the client id
   --scope "<scopes>"              scopes to ask for (default: what the server's challenge or metadata names)
   --oauth-client-credentials      sign in as a machine (client_credentials): needs --client-id and
@@ -97,11 +100,11 @@ Signing in to a server behind OAuth (every mode; without them Loupe registers it
   --client-private-key <file>     a PEM private key for private_key_jwt (with --oauth-client-credentials)
   --client-signing-alg <alg>      its JWS algorithm (${SIGNING_ALGS.join(', ')}; default: from the key)
   --remember-credentials          keep tokens and registered clients across launches, in a file only you can read
-`;
+${CROSS_APP_USAGE}`;
 
 /** Whether an option about signing in was given (the target must then be a URL); --remember-credentials alone is not one. */
 export function hasOAuthOptions(o: CliOAuthOptions): boolean {
-  return [o.clientId, o.clientSecret, o.clientMetadataUrl, o.scope, o.clientCredentials, o.privateKeyPem, o.signingAlg].some((v) => v !== undefined);
+  return [o.clientId, o.clientSecret, o.clientMetadataUrl, o.scope, o.clientCredentials, o.privateKeyPem, o.signingAlg].some((v) => v !== undefined) || hasCrossAppOptions(o);
 }
 
 /** The JWS algorithm a key signs with by default: ES256/384/512 for the P curves, RS256 for RSA. */
@@ -128,6 +131,8 @@ const isUrl = (word: string | undefined): boolean => word !== undefined && /^htt
  */
 export function checkOAuth(o: CliOAuthOptions, target: { words: string[]; config?: string } = { words: [] }): string | undefined {
   const machine = o.clientCredentials === true;
+  const crossApp = checkCrossApp(o);
+  if (crossApp) return crossApp;
   if (o.clientSecret !== undefined && o.clientId === undefined) return '--client-secret belongs to a client id: add --client-id ID.';
   if (o.privateKeyPem !== undefined && !machine) return '--client-private-key signs client_credentials requests (private_key_jwt): add --oauth-client-credentials.';
   if (o.signingAlg !== undefined && o.privateKeyPem === undefined) return '--client-signing-alg is the algorithm of --client-private-key FILE: add the key, or drop the algorithm.';

@@ -6,7 +6,7 @@
  * protocol (discovery, registration, PKCE, refresh, step-up); this decides what the app must.
  */
 import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { OAuthSettings, OAuthState } from '../../lib/wire/oauth.ts';
+import type { IdpSettings, OAuthSettings, OAuthState } from '../../lib/wire/oauth.ts';
 import type { OAuthCallbacks } from '../oauth/callback.ts';
 import type { LoupeAuthProvider, OAuthOptions } from '../oauth/provider/provider.ts';
 import type { TraceRecorder } from '../pipeline/trace-recorder.ts';
@@ -21,6 +21,22 @@ export interface OAuthContext {
   defaults?: OAuthOptions;
   /** `--remember-credentials`: keep tokens and registered clients across launches (proxy/oauth/store.ts). */
   remember?: boolean;
+}
+
+/**
+ * The IdP settings after the page's: every field sent replaces the held one ("" clears it), a field
+ * not sent is kept; the ID token and the IdP secret are sent only when typed.
+ */
+export function mergeIdp(before: IdpSettings | undefined, next: IdpSettings): IdpSettings | undefined {
+  const merged: IdpSettings = { ...before };
+  for (const key of ['tokenEndpoint', 'url', 'clientId', 'clientSecret', 'idToken'] as const) {
+    const value = next[key];
+    if (value === undefined) continue;
+    // A secret is kept as typed; a pasted ID token (a JWT) loses the line break it came with.
+    const kept = key === 'clientSecret' ? value : value.trim();
+    merged[key] = kept.trim() === '' ? undefined : kept;
+  }
+  return Object.values(merged).some((v) => v !== undefined) ? merged : undefined;
 }
 
 export type CodeOutcome = { ok: true; code: string } | { ok: false; error: string };
@@ -75,9 +91,12 @@ export class SessionOAuth {
       clientSecret: next.clientSecret === undefined ? before.clientSecret : next.clientSecret === '' ? undefined : next.clientSecret,
       grant,
       clientCredentials: grant === 'client_credentials' || undefined,
+      // A grant chosen in the page replaces the command line's ID token file with what the page sends.
+      idTokenFile: next.idp?.idToken !== undefined ? undefined : before.idTokenFile,
     };
+    if (next.idp !== undefined) this.settings.idp = mergeIdp(before.idp, next.idp);
     const after = this.settings;
-    const changed = (['clientId', 'clientSecret', 'clientMetadataUrl', 'scope', 'grant'] as const).some((key) => before[key] !== after[key]);
+    const changed = (['clientId', 'clientSecret', 'clientMetadataUrl', 'scope', 'grant'] as const).some((key) => before[key] !== after[key]) || JSON.stringify(before.idp ?? {}) !== JSON.stringify(after.idp ?? {});
     if (changed) {
       await this.current?.forget();
       this.current = undefined;
@@ -87,14 +106,16 @@ export class SessionOAuth {
   }
 
   /** The settings as held, client secret included (the guided flow's; never the page's). */
-  settingsWithSecret(): OAuthSettings {
-    const { clientId, clientSecret, clientMetadataUrl, scope, grant } = this.settings;
-    return { clientId, clientSecret, clientMetadataUrl, scope, grant };
+  settingsWithSecret(): OAuthSettings & { idTokenFile?: string } {
+    const { clientId, clientSecret, clientMetadataUrl, scope, grant, idp, idTokenFile } = this.settings;
+    return { clientId, clientSecret, clientMetadataUrl, scope, grant, idp, idTokenFile };
   }
 
-  settingsView(): OAuthSettings {
-    const { clientSecret: _secret, ...shown } = this.settings;
-    return { clientId: shown.clientId, clientMetadataUrl: shown.clientMetadataUrl, scope: shown.scope, grant: shown.grant };
+  /** What the page may see: no secret, only whether the client secret, the IdP's and the ID token are set. */
+  settingsView(): NonNullable<OAuthState['settings']> {
+    const { clientId, clientMetadataUrl, scope, grant, idp, idTokenFile } = this.settings;
+    const idpView = idp || idTokenFile ? { tokenEndpoint: idp?.tokenEndpoint, url: idp?.url, clientId: idp?.clientId, hasClientSecret: Boolean(idp?.clientSecret), hasIdToken: Boolean(idp?.idToken || idTokenFile) } : undefined;
+    return { clientId, clientMetadataUrl, scope, grant, idp: idpView };
   }
 
   /** `Forget credentials`: tokens, the registered client and the secret, in memory and on disk. */
@@ -102,7 +123,9 @@ export class SessionOAuth {
     this.cancelWaiting('Credentials were forgotten.');
     await this.current?.forget();
     this.current = undefined;
-    this.settings = { ...this.settings, clientSecret: undefined };
+    // The IdP's secrets go too: the ID token is a credential of the person.
+    const idp = this.settings.idp && { ...this.settings.idp, clientSecret: undefined, idToken: undefined };
+    this.settings = { ...this.settings, clientSecret: undefined, idp };
     this.trace.record({ kind: 'auth', step: 'forget', status: 'info', message: 'Credentials forgotten: tokens, the registered client and the client secret' });
     this.changed();
   }

@@ -123,6 +123,9 @@ async function attempt(kind: 'http' | 'sse', config: HttpConfig, trace: TraceRec
   const failure = tap.lastFailure();
   const failed: FailedAttempt = { ok: false, error: outcome.error, failure, waiting, versions: tap.versions(), sseEndpoint: tap.sseEndpoint() };
   if (failure?.status === 401) failed.authSteps = await probeAuthDiscovery(config.url, failure.wwwAuthenticate, tap.fetch);
+  const auth = authProvider?.authState();
+  // Only a failure Loupe named (it has a hint): the SDK's own words are no better than the discovery list.
+  if (auth?.phase === 'failed' && auth.error && auth.hint) failed.signIn = { error: auth.error, hint: auth.hint };
   return failed;
 }
 

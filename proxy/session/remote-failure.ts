@@ -18,6 +18,8 @@ export type FailedAttempt = {
   sseEndpoint?: string;
   /** The OAuth discovery steps tried after a 401. */
   authSteps?: ProbeStep[];
+  /** Why signing in failed, when Loupe tried and named the cause (the 401 that remains is its consequence). */
+  signIn?: { error: string; hint?: string };
 };
 
 /** The SDK's words when an SSE `endpoint` event names another origin (client/sse.js). */
@@ -56,6 +58,9 @@ function versionMismatch(failed: FailedAttempt): LoupeError | undefined {
 function unauthorized(failed: FailedAttempt): LoupeError | undefined {
   if (failed.failure?.status !== 401) return undefined;
   const steps = failed.authSteps ?? [];
+  if (failed.signIn) {
+    return { code: 'OAUTH_FAILED', message: `Signing in failed: ${failed.signIn.error}`, hint: failed.signIn.hint, detail: { url: failed.failure.url, httpStatus: 401 } };
+  }
   return {
     code: 'UNAUTHORIZED',
     message: 'The server wants credentials (HTTP 401); Loupe does not sign in with OAuth yet.',

@@ -135,7 +135,7 @@ export class Session {
   }
 
   /** The settings as held, client secret included: for the guided flow, in the proxy only. */
-  oauthSettings(): OAuthSettings {
+  oauthSettings(): OAuthSettings & { idTokenFile?: string } {
     return this.oauth?.settingsWithSecret() ?? {};
   }
 

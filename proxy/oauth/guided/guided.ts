@@ -1,31 +1,28 @@
 /**
  * The guided OAuth flow (issue 11, "Guided mode"): the sign-in to one MCP server run one step at
  * a time, each step a card on the page with its HTTP exchanges, what the spec expects there, and
- * a verdict. The steps themselves are in steps.ts; this is the machine: which step is
+ * a verdict. Two paths, as the OAuth settings' grant says (lib/wire/oauth.ts GUIDED_PATHS): the
+ * authorization code flow, or cross-app access through an enterprise IdP (issue 29). The steps
+ * themselves are in steps.ts and cross-app.ts; this is the machine: which step is
  * next, running it, turning its outcome into the wire's GuidedStep (lib/wire/oauth.ts) with the
  * named explanation of a failure, an `auth` trace row per step, and stopping. A failure stops the
  * flow. What the flow learns that is secret (client secret, code, verifier, tokens) stays in this
  * object and is dropped when the flow ends.
  */
 import { explainFailure } from '../../../lib/oauth/explain.ts';
-import { GUIDED_STEP_IDS, type GuidedFlow, type GuidedStep, type GuidedStepId } from '../../../lib/wire/oauth.ts';
+import { GUIDED_PATHS, type GuidedFlow, type GuidedPath, type GuidedStep, type GuidedStepId } from '../../../lib/wire/oauth.ts';
+import { CROSS_APP_SPECS, crossAppSecrets } from './cross-app.ts';
 import { ExchangeRecorder } from './fetch.ts';
 import { enoughOfStream } from './mcp.ts';
 import * as steps from './steps.ts';
-import type { FlowMemory, GuidedContext, StepOutcome, StepRun } from './types.ts';
+import type { FlowMemory, GuidedContext, StepOutcome, StepSpec } from './types.ts';
 
 export type { CallbackResult, GuidedContext } from './types.ts';
 
-interface StepSpec {
-  title: string;
-  expects: string;
-  reference: string;
-  run(run: StepRun): Promise<StepOutcome>;
-}
-
 const SPEC = 'https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization';
 
-const STEP_SPECS: Record<GuidedStepId, StepSpec> = {
+/** The authorization code path's steps; cross-app access replaces or adds some (cross-app.ts). */
+const STEP_SPECS: Record<(typeof GUIDED_PATHS)['authorization-code'][number], StepSpec> = {
   'unauthenticated-request': {
     title: 'Request without a token',
     expects: 'An MCP initialize request without credentials is answered 401 Unauthorized, with a WWW-Authenticate header that starts discovery.',
@@ -82,10 +79,24 @@ const STEP_SPECS: Record<GuidedStepId, StepSpec> = {
   },
 };
 
+/** What runs a step of a path. */
+function specOf(path: GuidedPath, id: GuidedStepId): StepSpec {
+  const crossApp = path === 'cross-app-access' && id in CROSS_APP_SPECS ? CROSS_APP_SPECS[id as keyof typeof CROSS_APP_SPECS] : undefined;
+  return crossApp ?? STEP_SPECS[id as keyof typeof STEP_SPECS];
+}
+
+/** The path the OAuth settings choose: cross-app access for its grant, else the authorization code flow. */
+export function pathOf(settings: GuidedContext['settings']): GuidedPath {
+  return settings.grant === 'cross_app_access' ? 'cross-app-access' : 'authorization-code';
+}
+
 /** A flow with every step pending. */
-export function newGuidedFlow(session: string): GuidedFlow {
-  const list: GuidedStep[] = GUIDED_STEP_IDS.map((id) => ({ id, title: STEP_SPECS[id].title, expects: STEP_SPECS[id].expects, reference: STEP_SPECS[id].reference, status: 'pending', exchanges: [] }));
-  return { session, steps: list, next: 0, done: false };
+export function newGuidedFlow(session: string, path: GuidedPath = 'authorization-code'): GuidedFlow {
+  const list: GuidedStep[] = GUIDED_PATHS[path].map((id) => {
+    const spec = specOf(path, id);
+    return { id, title: spec.title, expects: spec.expects, reference: spec.reference, status: 'pending', exchanges: [] };
+  });
+  return { session, path, steps: list, next: 0, done: false };
 }
 
 export type ContinueResult = { ok: true; flow: GuidedFlow } | { ok: false; reason: string };
@@ -104,7 +115,7 @@ export class GuidedOAuth {
     /** Told after every change (a step started, a step ended, the flow stopped). */
     private readonly onChange: (flow: GuidedFlow) => void,
   ) {
-    this.value = newGuidedFlow(session);
+    this.value = newGuidedFlow(session, pathOf(ctx.settings));
   }
 
   get flow(): GuidedFlow {
@@ -120,14 +131,14 @@ export class GuidedOAuth {
     if (this.value.done) return { ok: false, reason: 'The guided flow has ended: start it again to run it anew.' };
     if (this.busy) return { ok: false, reason: 'A step of the guided flow is still running; wait for it, or stop the flow.' };
     const index = this.value.next;
-    const id = GUIDED_STEP_IDS[index];
+    const id = this.value.steps[index].id;
     this.busy = true;
     this.setStep(index, { status: 'running', verdict: undefined, problem: undefined, exchanges: [] });
     const http = new ExchangeRecorder({ base: this.ctx.fetch, secretHeaders: this.ctx.secretHeaders, secrets: () => this.secrets(), signal: this.controller.signal, timeoutMs: this.ctx.timeoutMs, enough: enoughOfStream });
     this.current = http;
     let outcome: StepOutcome;
     try {
-      outcome = await STEP_SPECS[id].run({ ctx: this.ctx, mem: this.mem, http });
+      outcome = await specOf(this.value.path ?? 'authorization-code', id).run({ ctx: this.ctx, mem: this.mem, http });
     } catch (error) {
       outcome = { status: 'failed', verdict: `Loupe could not run this step: ${error instanceof Error ? error.message : String(error)}.` };
     } finally {
@@ -149,7 +160,7 @@ export class GuidedOAuth {
     if (this.busy) this.setStep(index, { status: 'failed', verdict: why, exchanges: [...(this.current?.exchanges ?? [])] });
     this.value = { ...this.value, done: true };
     this.mem = {};
-    this.ctx.record({ step: GUIDED_STEP_IDS[index] ?? 'guided', status: 'info', message: `Guided sign-in stopped: ${why}` });
+    this.ctx.record({ step: this.value.steps[index]?.id ?? 'guided', status: 'info', message: `Guided sign-in stopped: ${why}` });
     this.onChange(this.value);
   }
 
@@ -163,12 +174,12 @@ export class GuidedOAuth {
       authorizationUrl: outcome.authorizationUrl,
     });
     const next = index + 1;
-    const done = outcome.status === 'failed' || next >= GUIDED_STEP_IDS.length;
+    const done = outcome.status === 'failed' || next >= this.value.steps.length;
     this.value = { ...this.value, next, done };
     // Nothing more will use them: the flow's tokens are a debugging aid, not the session's sign-in.
     if (done) this.mem = {};
     const status = outcome.status === 'failed' ? 'failed' : outcome.status === 'passed' ? 'passed' : 'info';
-    this.ctx.record({ step: GUIDED_STEP_IDS[index], status, message: problem ? `${problem.name}: ${outcome.verdict} ${problem.hint}` : outcome.verdict });
+    this.ctx.record({ step: this.value.steps[index].id, status, message: problem ? `${problem.name}: ${outcome.verdict} ${problem.hint}` : outcome.verdict });
     this.onChange(this.value);
   }
 
@@ -182,6 +193,7 @@ export class GuidedOAuth {
   private secrets(): string[] {
     const { tokens, code, codeVerifier, client } = this.mem;
     const clientSecret = client && 'client_secret' in client ? client.client_secret : undefined;
-    return [tokens?.access_token, tokens?.refresh_token, tokens?.id_token, code, codeVerifier, clientSecret, this.ctx.settings.clientSecret].filter((v): v is string => typeof v === 'string' && v !== '');
+    const all = [tokens?.access_token, tokens?.refresh_token, tokens?.id_token, code, codeVerifier, clientSecret, this.ctx.settings.clientSecret, ...crossAppSecrets(this.ctx, this.mem)];
+    return all.filter((v): v is string => typeof v === 'string' && v !== '');
   }
 }

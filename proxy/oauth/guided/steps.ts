@@ -23,7 +23,7 @@ import { authenticatedRequest, unauthenticatedRequest } from './mcp.ts';
 import type { StepOutcome, StepRun } from './types.ts';
 import { sameIssuer } from '../../../lib/oauth/issuer.ts';
 
-const fail = (verdict: string, failure?: OAuthFailure): StepOutcome => ({ status: 'failed', verdict, failure });
+export const fail = (verdict: string, failure?: OAuthFailure): StepOutcome => ({ status: 'failed', verdict, failure });
 const tried = (raws: readonly RawExchange[]): Tried[] => raws.map((r) => ({ url: r.url, status: r.status, error: r.error }));
 
 /** The SDK throws zod's error for a document of the wrong shape: its issues, in words. */
@@ -106,7 +106,11 @@ export async function stepResourceMetadata({ ctx, mem, http }: StepRun): Promise
 }
 
 
-export async function stepAuthorizationServer({ mem, http }: StepRun): Promise<StepOutcome> {
+/**
+ * The authorization server's metadata (RFC 8414, else OpenID Connect), its issuer checked against
+ * the URL it was fetched for (RFC 8414 §3.3): what both paths of the flow start from.
+ */
+export async function discoverAuthorizationServer({ mem, http }: StepRun): Promise<{ ok: true; metadata: AuthorizationServerMetadata; url: string; kind: string } | { ok: false; outcome: StepOutcome }> {
   const issuerUrl = mem.authorizationServer!;
   const failure = (error: unknown) =>
     metadataFailure(http, error, 'authorization server metadata', (t) => ({ kind: 'as-metadata-not-found', authorizationServer: issuerUrl, tried: t }), (url, problems) => ({ kind: 'as-metadata-incomplete', url, missing: missingFields(http.last()?.text, AS_REQUIRED) ?? problems }));
@@ -114,17 +118,23 @@ export async function stepAuthorizationServer({ mem, http }: StepRun): Promise<S
   try {
     metadata = await discoverAuthorizationServerMetadata(issuerUrl, { fetchFn: http.fetch });
   } catch (error) {
-    return fail('No usable authorization server metadata.', failure(error));
+    return { ok: false, outcome: fail('No usable authorization server metadata.', failure(error)) };
   }
-  if (!metadata) return fail('No authorization server metadata at any discovery URL.', failure(undefined));
+  if (!metadata) return { ok: false, outcome: fail('No authorization server metadata at any discovery URL.', failure(undefined)) };
   const url = http.last()?.url ?? issuerUrl;
-  if (!sameIssuer(metadata.issuer, issuerUrl)) return fail(`The metadata's issuer is ${metadata.issuer}, not ${issuerUrl}.`, { kind: 'issuer-mismatch', issuer: metadata.issuer, expected: issuerUrl, url });
+  if (!sameIssuer(metadata.issuer, issuerUrl)) return { ok: false, outcome: fail(`The metadata's issuer is ${metadata.issuer}, not ${issuerUrl}.`, { kind: 'issuer-mismatch', issuer: metadata.issuer, expected: issuerUrl, url }) };
+  return { ok: true, metadata, url, kind: url.includes('openid-configuration') ? 'OpenID Connect discovery' : 'RFC 8414 metadata' };
+}
+
+export async function stepAuthorizationServer(run: StepRun): Promise<StepOutcome> {
+  const found = await discoverAuthorizationServer(run);
+  if (!found.ok) return found.outcome;
+  const { metadata, url, kind } = found;
   if (!metadata.response_types_supported.includes('code')) return fail('The authorization server does not offer the authorization code flow.', { kind: 'no-code-response-type', types: metadata.response_types_supported });
   const methods = metadata.code_challenge_methods_supported;
   if (!methods) return fail('The metadata has no code_challenge_methods_supported.', { kind: 'no-pkce-methods', url });
   if (!methods.includes('S256')) return fail(`PKCE methods offered: ${methods.join(', ') || 'none'}; S256 is not among them.`, { kind: 'no-s256', methods });
-  mem.metadata = metadata;
-  const kind = url.includes('openid-configuration') ? 'OpenID Connect discovery' : 'RFC 8414 metadata';
+  run.mem.metadata = metadata;
   const registration = metadata.registration_endpoint ? `registration ${metadata.registration_endpoint}` : 'no registration endpoint';
   const cimd = metadata.client_id_metadata_document_supported ? '; client ID metadata documents supported' : '';
   return { status: 'passed', verdict: `${kind} at ${url}: the issuer matches, PKCE S256 is offered; authorization ${metadata.authorization_endpoint}, token ${metadata.token_endpoint}, ${registration}${cimd}.` };
@@ -136,7 +146,7 @@ function clientMetadata(redirectUrl: string): OAuthClientMetadata {
 }
 
 /** SEP-835's order: the user's setting, the challenge's scope, the resource's scopes_supported. */
-function chooseScope(run: StepRun): string | undefined {
+export function chooseScope(run: StepRun): string | undefined {
   return run.ctx.settings.scope?.trim() || run.mem.challengeScope || run.mem.prm?.scopes_supported?.join(' ') || undefined;
 }
 

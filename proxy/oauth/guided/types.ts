@@ -6,6 +6,7 @@
  */
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { AuthorizationServerMetadata, OAuthClientInformationMixed, OAuthProtectedResourceMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { JwtClaims } from '../../../lib/oauth/cross-app.ts';
 import type { OAuthFailure } from '../../../lib/oauth/explain.ts';
 import type { OAuthSettings } from '../../../lib/wire/oauth.ts';
 import type { ExchangeRecorder } from './fetch.ts';
@@ -21,8 +22,11 @@ export interface GuidedContext {
   headers?: Record<string, string>;
   /** Header names the user marked secret: masked in the exchanges whatever they are called. */
   secretHeaders?: readonly string[];
-  /** How to sign in (a pre-registered client, a client metadata URL, scopes); may hold the client secret. */
-  settings: OAuthSettings;
+  /**
+   * How to sign in (a pre-registered client, a client metadata URL, scopes, the IdP of cross-app
+   * access); may hold the client secret, the IdP's and the ID token, or the file the token is read from.
+   */
+  settings: OAuthSettings & { idTokenFile?: string };
   /** Loupe's callback route, registered as the redirect URI. */
   redirectUrl: string;
   fetch?: FetchLike;
@@ -54,6 +58,18 @@ export interface FlowMemory {
   codeVerifier?: string;
   code?: string;
   tokens?: OAuthTokens;
+  /** Cross-app access: the ID token sent (when read from a file), the identity assertion the IdP issued and its claims. */
+  idToken?: string;
+  assertion?: string;
+  assertionClaims?: JwtClaims;
+}
+
+/** One step: what the page shows before it runs, and how it runs. */
+export interface StepSpec {
+  title: string;
+  expects: string;
+  reference: string;
+  run(run: StepRun): Promise<StepOutcome>;
 }
 
 export interface StepRun {

@@ -45,6 +45,11 @@ export abstract class BaseProvider implements LoupeAuthProvider {
   protected stepUpScope?: string;
   /** The scope the server's last challenge (401/403 `WWW-Authenticate`) named. */
   protected challengeScope?: string;
+  /**
+   * Why the sign-in under way failed, when Loupe named it itself (a check of the metadata, a refusal
+   * it read): reportFailure then says the name and what to do rather than the SDK's words.
+   */
+  protected named?: { name: string; hint: string };
   /** The refresh token of the last refresh the authorization server refused (see invalidateCredentials). */
   private refusedRefresh?: string;
   protected readonly clientKey: string;
@@ -106,6 +111,7 @@ export abstract class BaseProvider implements LoupeAuthProvider {
    * trace shows it); it marks that signing in has started.
    */
   discoveryState(): OAuthDiscoveryState | undefined {
+    this.named = undefined;
     if (this.phase !== 'working') this.setPhase('working');
     return undefined;
   }
@@ -190,8 +196,10 @@ export abstract class BaseProvider implements LoupeAuthProvider {
   }
 
   reportFailure(error: string, hint?: string): void {
-    this.problem = { error, hint };
-    this.step('sign-in', 'failed', error);
+    const named = this.named;
+    this.named = undefined;
+    this.problem = named ? { error: `${named.name}.`, hint: named.hint } : { error, hint };
+    this.step('sign-in', 'failed', named ? named.name : error);
     this.setPhase('failed');
   }
 

@@ -6,6 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { JWT_BEARER_GRANT } from '../../../lib/oauth/cross-app.ts';
 import { BaseProvider, CLIENT_NAME, omitUndefined, unionScopes } from './base.ts';
 
 /** How long a started sign-in waits for its callback (the lead's callback route waits as long). */
@@ -129,6 +130,15 @@ export class AuthorizationCodeProvider extends BaseProvider {
   }
 
   protected checkMetadata(state: OAuthDiscoveryState): void {
+    const grants = state.authorizationServerMetadata?.grant_types_supported;
+    if (grants && !grants.includes('authorization_code')) {
+      const assertions = grants.includes(JWT_BEARER_GRANT);
+      const hint = assertions
+        ? `It takes identity assertions from an enterprise IdP instead (the jwt-bearer grant). Choose Cross-app access (enterprise IdP) in the OAuth settings, or give Loupe --idp-token-endpoint URL with --id-token-file FILE.`
+        : `It lists ${grants.join(', ') || 'no grant'}; sign in another way (a machine client: --oauth-client-credentials).`;
+      this.named = { name: 'Authorization code grant not offered', hint: `The authorization server ${state.authorizationServerUrl} does not offer the authorization code grant. ${hint}` };
+      throw new Error(`${this.named.name}: ${this.named.hint}`);
+    }
     const methods = state.authorizationServerMetadata?.code_challenge_methods_supported;
     if (state.authorizationServerMetadata && !methods?.includes('S256')) {
       throw new Error(

@@ -8,12 +8,14 @@
  * https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization
  *
  * `grant: client_credentials` gives the SDK's ClientCredentialsProvider (a secret) or
- * PrivateKeyJwtProvider (a private key), wrapped so that state and forget work the same.
+ * PrivateKeyJwtProvider (a private key), `grant: cross_app_access` the SDK's CrossAppAccessProvider
+ * (an enterprise IdP's assertion, cross-app.ts), each wrapped so that state and forget work the same.
  *
  * Naming: the SDK calls `provider.state()` for the OAuth `state` parameter, so the page's view is
  * `authState()`.
  */
 import { AuthorizationCodeProvider } from './code.ts';
+import { CrossAppAccessWrapper } from './cross-app.ts';
 import { ClientCredentialsWrapper } from './machine.ts';
 import type { LoupeAuthProvider, OAuthOptions, ProviderHooks } from './types.ts';
 
@@ -22,6 +24,7 @@ export type { AuthStep, LoupeAuthProvider, OAuthOptions, ProviderHooks } from '.
 
 /** The provider for one server's session, per its settings. */
 export function createOAuthProvider(options: OAuthOptions, hooks: ProviderHooks): LoupeAuthProvider {
+  if (options.grant === 'cross_app_access') return new CrossAppAccessWrapper(options, hooks);
   const machine = options.clientCredentials === true || options.grant === 'client_credentials';
   return machine ? new ClientCredentialsWrapper(options, hooks) : new AuthorizationCodeProvider(options, hooks);
 }

@@ -9,7 +9,8 @@ import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { OAuthSettings, OAuthState } from '../../../lib/wire/oauth.ts';
 import type { CredentialStore } from '../store.ts';
 
-export type OAuthOptions = OAuthSettings & { privateKeyPem?: string; signingAlg?: string; clientCredentials?: boolean };
+/** The settings, and what only the command line gives: a private key, and the file an ID token is read from at each exchange. */
+export type OAuthOptions = OAuthSettings & { privateKeyPem?: string; signingAlg?: string; clientCredentials?: boolean; idTokenFile?: string };
 
 /** A step of signing in, for the trace (`auth` events); never carries a token, code or secret. */
 export interface AuthStep {
