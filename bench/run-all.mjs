@@ -139,6 +139,15 @@ const BENCHES = [
     ],
   },
   {
+    name: 'otel-flood',
+    rows: [
+      ['notifications relayed at 10,000/s with OTLP export on, none lost', (r) => ({
+        ...ratio(`${rate(r.traced.perSecondMedian)}${r.lost ? ' (SOME LOST)' : ''}`, floorCell(r.plain.perSecondMedian, r.floor, rate, 'the same Loupe without --otlp', 'rounds'), r.ratio, r.target.ratioAtLeast, r.noise.ratio, 'least'),
+        broken: r.lost ? 'notifications lost' : r.exported ? undefined : 'the flood call was not exported',
+      })],
+    ],
+  },
+  {
     name: 'trace-ui',
     rows: [
       ['text filter over 100,000 frames in the page', (r) => ratio(msText(1)(r.filter.oursMs), floorCell(r.filter.floorMs, r.filter.floorSpread, msText(1), 'bare includes() loop', 'repeats'), r.filter.ratio, r.target.filterRatioAtMost, r.filter.noise.ratio)],

@@ -130,9 +130,10 @@ export async function launch(options: LaunchOptions = {}): Promise<RunningLoupe>
   // listens: started before, its compiling held the 'listening' event back by tens of milliseconds.
   // Nothing asks for it before then: the server answers nothing until it listens.
   let hubPromise: Promise<Hub> | undefined;
+  const traced: { on?: StartedTracing; where?: { origin: string; receiverToken: string } } = {};
   const loadHub = async (): Promise<Hub> => {
-    const [{ Hub }, { DEFAULT_TRACE_LIMITS }] = await Promise.all([import('./faces/web/hub.ts'), import('./pipeline/trace-recorder.ts')]);
-    return new Hub({ ...DEFAULT_TRACE_LIMITS, maxEvents: options.traceLimit ?? DEFAULT_TRACE_LIMITS.maxEvents }, {
+    const [{ Hub }, { DEFAULT_TRACE_LIMITS }, startTracing] = await Promise.all([import('./faces/web/hub.ts'), import('./pipeline/trace-recorder.ts'), tracingStarter(options)]);
+    const hub = new Hub({ ...DEFAULT_TRACE_LIMITS, maxEvents: options.traceLimit ?? DEFAULT_TRACE_LIMITS.maxEvents }, {
       connectTimeoutMs: options.connectTimeoutMs,
       cwd: options.cwd,
       env: options.env,
@@ -141,21 +142,23 @@ export async function launch(options: LaunchOptions = {}): Promise<RunningLoupe>
       rememberCredentials: options.rememberCredentials,
       rules: options.rules,
     });
+    // Before anything can reach the hub: the first session's requests are stamped, its server gets the receiver's address.
+    if (startTracing && traced.where) traced.on = startTracing(hub.engine, traced.where);
+    return hub;
   };
   const hubOnce = () => (hubPromise ??= loadHub());
-  const traced: { on?: StartedTracing } = {};
   const receiver = { token: newToken(32), tracing: () => traced.on?.tracing };
   const { server } = createLoupeServer({ token, uiRoot: options.uiRoot ?? defaultUiRoot(), hub: hubOnce, extraHosts: options.extraHosts, version: VERSION, receiver });
   const port = await listenNear(server, options.port, host);
-  hubOnce().catch(() => undefined);
   const hostForUrl = host === '127.0.0.1' || host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   const origin = `http://${hostForUrl}:${port}`;
+  traced.where = { origin, receiverToken: receiver.token };
+  hubOnce().catch(() => undefined);
   options.onListening?.({ url: `${origin}/?token=${token}`, origin, port, token });
   const hub = await hubOnce();
   let gateway: RunningGateway | undefined;
   let watching: Watching | undefined;
   hub.engine.redirectUrl = `${origin}/oauth/callback`;
-  traced.on = await startTracingIfAsked(options, hub, { origin, receiverToken: receiver.token });
   if (options.workspace) {
     const { workspace, text, start } = options.workspace;
     const file = { path: path.resolve(options.cwd ?? process.cwd(), options.workspace.path), text };
@@ -197,11 +200,14 @@ export async function launch(options: LaunchOptions = {}): Promise<RunningLoupe>
   return { url: `${origin}/?token=${token}`, origin, port, token, hub, gatewayUrl: gateway?.url, gatewayToken: gateway?.token, close };
 }
 
-/** Tracing (issue 28) when `--otlp`, the OTEL_EXPORTER_OTLP_* variables or `--otlp-receive` ask for it; nothing of it is loaded otherwise. */
-async function startTracingIfAsked(options: LaunchOptions, hub: Hub, where: { origin: string; receiverToken: string }): Promise<StartedTracing | undefined> {
+/**
+ * Tracing (issue 28) when `--otlp`, the OTEL_EXPORTER_OTLP_* variables or `--otlp-receive` ask for
+ * it: its small modules load beside the hub's (the SDK later, in the background); otherwise nothing.
+ */
+async function tracingStarter(options: LaunchOptions): Promise<((engine: Hub['engine'], where: { origin: string; receiverToken: string }) => StartedTracing | undefined) | undefined> {
   const env = options.env ?? process.env;
   if (!options.otel && !env.OTEL_EXPORTER_OTLP_ENDPOINT && !env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return undefined;
   const [{ tracingSettings }, { startTracing }] = await Promise.all([import('./otel/settings.ts'), import('./otel/start.ts')]);
   const settings = tracingSettings(options.otel, env);
-  return settings ? startTracing(hub.engine, settings, where, options.onOtel ?? (() => undefined)) : undefined;
+  return settings ? (engine, where) => startTracing(engine, settings, where, options.onOtel ?? (() => undefined)) : undefined;
 }

@@ -88,6 +88,8 @@ export class SpanBuilder {
     if (frame.view !== undefined || frame.rpc === 'invalid') return;
     // A notification from the server while nothing is open costs no parse (a flood's common case).
     if (frame.rpc === 'notification' && frame.dir === 'in' && this.open.size === 0) return void this.unattached++;
+    // A span already holding all the events it keeps counts the rest without reading them.
+    if (frame.rpc === 'notification' && frame.dir === 'in' && this.open.size === 1 && this.latest && this.latest.span.events.length >= MAX_EVENTS) return void this.latest.dropped++;
     const message = frameMessage(frame);
     if (message === null || typeof message !== 'object' || Array.isArray(message)) return;
     const m = message as Record<string, unknown>;
