@@ -17,7 +17,9 @@ console.log(`e2e: ${playwright.stats.expected} passed, ${playwright.stats.unexpe
 const conformance = read('.reports/conformance.json');
 if (conformance) {
   const { core, auth } = conformance.groups;
-  console.log(`conformance: core ${core.passing}/${core.scenarios} scenarios, auth ${auth?.passing ?? 0}/${auth?.scenarios ?? 0} (all but those the SDK's reference client fails)`);
+  const regressions = (conformance.regressions ?? []).map((r) => r.name);
+  const checks = (g) => `${g?.checksPassed ?? 0}/${g?.checksTotal ?? 0} checks`;
+  console.log(`conformance: core ${core.passing}/${core.scenarios} scenarios (${checks(core)}), auth ${auth?.passing ?? 0}/${auth?.scenarios ?? 0} (${checks(auth)}); ${regressions.length ? `regressions: ${regressions.join(', ')}` : 'no regression against .ci/conformance-baseline.json'}`);
 }
 console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);
