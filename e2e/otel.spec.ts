@@ -5,6 +5,7 @@
 // attributes, parent links, and no secret — not the server's marked env value it leaked into a span,
 // not Loupe's tokens.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from './support/test.ts';
@@ -70,4 +71,44 @@ test('a server’s own spans under its tools/call in the History, and every span
   expect(raw).not.toContain(SECRET);
   expect(raw).not.toContain(app.token);
   expect(JSON.stringify(got.requests)).not.toContain(app.token);
+});
+
+test('a session exported as OTLP JSON, masked; a Jaeger export imported into the History with its waterfall', async ({ launch, loupe, page }, testInfo) => {
+  // --otlp-receive: no collector, the server's spans only joined in the page (and so in the export).
+  const app = await launch(['--otlp-receive', '-e', `FIXTURE_SECRET=${SECRET}`, 'node', 'e2e/fixtures/otel-server.mjs']);
+  await ready(loupe, app.url, 'forecast');
+  await loupe.selectTool('forecast');
+  await loupe.fillField('city', 'Porto');
+  await loupe.runTool();
+  await expect(loupe.result()).toContainText('Sunny in Porto');
+  const history = new HistoryPage(loupe);
+  await history.open();
+  await expect(history.row('spans').filter({ hasText: 'fetch forecast' })).toBeVisible({ timeout: 15_000 });
+
+  await history.button('Export…').click();
+  const form = page.getByRole('region', { name: 'Export trace' });
+  await expect(form.getByRole('checkbox', { name: 'Mask FIXTURE_SECRET' })).toBeChecked();
+  const [file] = await Promise.all([page.waitForEvent('download'), form.getByRole('button', { name: 'Download OTLP JSON' }).click()]);
+  expect(file.suggestedFilename()).toMatch(/\.otlp\.json$/);
+  const text = await readFile(await file.path(), 'utf8');
+  expect(text).not.toContain(SECRET);
+  const spans = (JSON.parse(text) as { resourceSpans: { scopeSpans: { spans: { name: string; kind: number; spanId: string; parentSpanId?: string; attributes: { key: string; value: Record<string, unknown> }[] }[] }[] }[] }).resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans));
+  const call = spans.find((s) => s.name === 'tools/call forecast' && s.kind === 3)!;
+  expect(call.attributes).toContainEqual({ key: 'gen_ai.tool.name', value: { stringValue: 'forecast' } });
+  expect(spans.find((s) => s.name === 'tools/call forecast' && s.kind === 2)?.parentSpanId).toBe(call.spanId);
+  await history.button('Export…').click();
+
+  const jaeger = testInfo.outputPath('jaeger.json');
+  await writeFile(jaeger, JSON.stringify({ data: [{ traceID: 'abc123', processes: { p1: { serviceName: 'billing' } }, spans: [
+    { traceID: 'abc123', spanID: '01', operationName: 'tools/call charge', startTime: 1_700_000_000_000_000, duration: 40_000, processID: 'p1', tags: [{ key: 'mcp.tool.name', value: 'charge' }, { key: 'span.kind', value: 'server' }] },
+    { traceID: 'abc123', spanID: '02', operationName: 'card network', startTime: 1_700_000_000_010_000, duration: 25_000, processID: 'p1', references: [{ refType: 'CHILD_OF', spanID: '01' }], tags: [{ key: 'error', value: true }] },
+  ] }] }));
+  await page.getByLabel('Import trace').setInputFiles(jaeger);
+  await history.row('spans').filter({ hasText: 'tools/call charge' }).click();
+  const waterfall = new SpansPage(page);
+  await expect(waterfall.span('card network')).toContainText('billing');
+  await expect(waterfall.span('card network')).toContainText('+10 ms');
+  await expect(waterfall.span('card network')).toContainText('error');
+  await waterfall.open('tools/call charge');
+  await expect(waterfall.region()).toContainText('gen_ai.tool.name');
 });

@@ -4,7 +4,8 @@ import { useState, type ReactNode } from 'react';
 import { downloadData } from '@/components/ui/download.ts';
 import { TraceExportForm } from '@/components/history/trace-export-form.tsx';
 import { unfold, type TraceFilter } from '../../lib/trace/filter.ts';
-import { defaultSecretChoice, exportTrace, type SecretChoice } from '../../lib/trace/jsonl.ts';
+import { defaultSecretChoice, exportTrace, secretValues, type SecretChoice } from '../../lib/trace/jsonl.ts';
+import { sessionAsOtlp } from '../../lib/otel/session-files.ts';
 import type { ServerConfig } from '../../lib/model/server-config.ts';
 import type { TraceView } from '../_stores/trace-store.ts';
 
@@ -48,6 +49,13 @@ export function ExportPanel({ view, onClose }: { view: TraceView; onClose(): voi
     });
     downloadData(text, fileName(view), 'application/x-ndjson');
   };
+  // The rows as OpenTelemetry spans (issue 28); the marked values masked whatever the JSONL choice.
+  const downloadOtlp = () => {
+    if (!view.session) return;
+    const rows = scope === 'all' ? view.index.rows : view.filter.fold ? unfold(view.rows) : view.rows;
+    const otlp = sessionAsOtlp(view.session, rows.map((row) => row.event), secretValues(view.session.config, secrets));
+    downloadData(JSON.stringify(otlp), fileName(view).replace(/\.jsonl$/, '.otlp.json'), 'application/json');
+  };
   return (
     <TraceExportForm
       total={view.index.rows.length}
@@ -60,6 +68,7 @@ export function ExportPanel({ view, onClose }: { view: TraceView; onClose(): voi
       onScope={setScope}
       onSecrets={setSecrets}
       onDownload={download}
+      onDownloadOtlp={downloadOtlp}
       onClose={onClose}
     />
   );

@@ -16,6 +16,7 @@
 import { dependsOnPairing, EMPTY_FILTER, filterRows, indexOfSeq, narrows, type QueryContext, type TraceFilter } from '../../lib/trace/filter.ts';
 import { TraceIndex } from '../../lib/trace/row-index.ts';
 import { foldRounds, lowerBound, RoundIndex } from '../../lib/trace/rounds.ts';
+import { spansAsTrace } from '../../lib/otel/session-files.ts';
 import { parseTrace, type TraceHeader } from '../../lib/trace/jsonl.ts';
 import type { HistoryRow } from '../../lib/trace/trace.ts';
 import type { SessionInfo, TraceEvent } from '../../lib/wire/wire.ts';
@@ -176,7 +177,11 @@ export class TraceStore extends ExternalStore<TraceView> {
 
   /** Read a JSONL trace into a read-only view and show it. */
   importText(name: string, text: string): boolean {
-    const parsed = parseTrace(text);
+    // A Loupe trace (JSONL), else an OpenTelemetry file (OTLP JSON, Tempo, Jaeger: issue 28), whose error is said when it looks like one.
+    const jsonl = parseTrace(text);
+    const spans = jsonl.ok || !text.trimStart().startsWith('{') ? undefined : spansAsTrace(name, text);
+    // An OpenTelemetry file it could not use ("It holds no span…") says so; any other JSON gets the trace's own sentence.
+    const parsed = spans && (spans.ok || spans.error.startsWith('It holds')) ? spans : jsonl;
     if (!parsed.ok) {
       this.publish({ importError: `${name}: ${parsed.error}` });
       return false;

@@ -20,6 +20,8 @@ export interface TraceExportFormProps {
   onScope(scope: 'all' | 'shown'): void;
   onSecrets(secrets: SecretChoice): void;
   onDownload(): void;
+  /** The same rows as OTLP JSON spans (issue 28), for a tracing backend. */
+  onDownloadOtlp?(): void;
   onClose(): void;
 }
 
@@ -32,7 +34,7 @@ function Radio({ label, checked, onChange, describedBy }: { label: string; check
   );
 }
 
-export function TraceExportForm({ total, shown, scope, filterText, names, what, secrets, onScope, onSecrets, onDownload, onClose }: TraceExportFormProps): ReactNode {
+export function TraceExportForm({ total, shown, scope, filterText, names, what, secrets, onScope, onSecrets, onDownload, onDownloadOtlp, onClose }: TraceExportFormProps): ReactNode {
   const marked = what === 'env' ? secrets.env : secrets.headers;
   const mark = (name: string, on: boolean) => {
     const next = on ? [...marked, name] : marked.filter((n) => n !== name);
@@ -67,6 +69,7 @@ export function TraceExportForm({ total, shown, scope, filterText, names, what, 
       </fieldset>
       <div className="flex gap-2">
         <button type="button" className={primaryButtonClass} onClick={onDownload}>Download JSONL</button>
+        {onDownloadOtlp && <button type="button" className={buttonClass} onClick={onDownloadOtlp}>Download OTLP JSON</button>}
         <button type="button" className={buttonClass} onClick={onClose}>Close</button>
       </div>
     </section>
