@@ -206,8 +206,9 @@ export async function launch(options: LaunchOptions = {}): Promise<RunningLoupe>
  */
 async function tracingStarter(options: LaunchOptions): Promise<((engine: Hub['engine'], where: { origin: string; receiverToken: string }) => StartedTracing | undefined) | undefined> {
   const env = options.env ?? process.env;
-  if (!options.otel && !env.OTEL_EXPORTER_OTLP_ENDPOINT && !env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return undefined;
+  const file = options.workspace?.workspace.otlp;
+  if (!options.otel && !file && !env.OTEL_EXPORTER_OTLP_ENDPOINT && !env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return undefined;
   const [{ tracingSettings }, { startTracing }] = await Promise.all([import('./otel/settings.ts'), import('./otel/start.ts')]);
-  const settings = tracingSettings(options.otel, env);
+  const settings = tracingSettings(options.otel, env, file);
   return settings ? (engine, where) => startTracing(engine, settings, where, options.onOtel ?? (() => undefined)) : undefined;
 }

@@ -15,6 +15,7 @@ import { isReference, placeholdersOf, referencesOf } from './references.ts';
 import { readRules } from '../rules/file.ts';
 import { readCollections } from '../collections/read.ts';
 import type { Collection } from '../collections/schema.ts';
+import { readWorkspaceOtlp } from '../otel/workspace-otlp.ts';
 import { readEvalData, type EvalFile } from '../evals/schema.ts';
 import type { Rule } from '../model/rules.ts';
 import {
@@ -54,6 +55,7 @@ export function workspaceFromData(data: unknown): Result<Workspace> {
   const queries = readFileQueries(top[EXTRAS_KEY], notes);
   const collections = readFileCollections(top[EXTRAS_KEY], notes);
   const evals = readFileEvals(top[EXTRAS_KEY], notes);
+  const otlp = readWorkspaceOtlp(top[EXTRAS_KEY], EXTRAS_KEY, notes);
   const servers: WorkspaceServer[] = [];
   for (const [flavour, entries] of sections.value) {
     for (const [name, entry] of Object.entries(entries)) {
@@ -70,7 +72,7 @@ export function workspaceFromData(data: unknown): Result<Workspace> {
   if (fromSettings) notes.push('Servers read from "mcp.servers" of a VS Code settings.json; saving writes a separate mcp.json-style file.');
   const other = fromSettings ? undefined : otherTopKeys(top);
   const flavour = sections.value[0][0];
-  return { ok: true, value: { flavour, servers, inputs, notes, ...(other ? { other } : {}), ...(rules ? { rules } : {}), ...(queries ? { queries } : {}), ...(collections ? { collections } : {}), ...(evals ? { evals } : {}) } };
+  return { ok: true, value: { flavour, servers, inputs, notes, ...(other ? { other } : {}), ...(rules ? { rules } : {}), ...(queries ? { queries } : {}), ...(collections ? { collections } : {}), ...(evals ? { evals } : {}), ...(otlp ? { otlp } : {}) } };
 }
 
 function otherTopKeys(top: Json): Json | undefined {

@@ -81,7 +81,7 @@ function usedInputs(inputs: InputDecl[], servers: WorkspaceServer[]): InputDecl[
 }
 
 /** Per-server blocks under `servers`, the interception rules (issue 13) under `rules`, saved History queries (issue 26) under `queries`, test collections (issue 27) under `collections`, model evals (issue 27) under `evals`. */
-function extrasBlock(servers: WorkspaceServer[], flavour: Flavour, { rules, queries, collections, evals }: Pick<Workspace, 'rules' | 'queries' | 'collections' | 'evals'>): Json | undefined {
+function extrasBlock(servers: WorkspaceServer[], flavour: Flavour, { rules, queries, collections, evals, otlp }: Pick<Workspace, 'rules' | 'queries' | 'collections' | 'evals' | 'otlp'>): Json | undefined {
   const blocks: Array<[string, FileServerExtras]> = [];
   for (const server of servers) {
     const block: FileServerExtras = {};
@@ -96,6 +96,6 @@ function extrasBlock(servers: WorkspaceServer[], flavour: Flavour, { rules, quer
   const hasQueries = queries !== undefined && queries.length > 0;
   const hasCollections = collections !== undefined && collections.length > 0;
   const hasEvals = evals !== undefined && evals.cases.length > 0;
-  if (blocks.length === 0 && !hasRules && !hasQueries && !hasCollections && !hasEvals) return undefined;
-  return { version: EXTRAS_VERSION, ...(blocks.length > 0 ? { servers: Object.fromEntries(blocks) } : {}), ...(hasRules ? { rules } : {}), ...(hasQueries ? { queries } : {}), ...(hasCollections ? { collections } : {}), ...(hasEvals ? { evals } : {}) };
+  if (blocks.length === 0 && !hasRules && !hasQueries && !hasCollections && !hasEvals && !otlp) return undefined;
+  return { version: EXTRAS_VERSION, ...(blocks.length > 0 ? { servers: Object.fromEntries(blocks) } : {}), ...(hasRules ? { rules } : {}), ...(hasQueries ? { queries } : {}), ...(hasCollections ? { collections } : {}), ...(hasEvals ? { evals } : {}), ...(otlp ? { otlp } : {}) };
 }

@@ -8,6 +8,7 @@ import { ClientCapabilityChoiceSchema, type ClientCapabilityChoice } from '../wi
 import { SavedCallSchema, SavedQuerySchema } from '../model/workspace-schemas.ts';
 import type { Rule } from '../model/rules.ts';
 import type { Collection } from '../collections/schema.ts';
+import type { WorkspaceOtlp } from '../otel/workspace-otlp.ts';
 import type { EvalFile } from '../evals/schema.ts';
 
 export { InputDeclSchema, SavedCallSchema, SavedQuerySchema } from '../model/workspace-schemas.ts';
@@ -71,6 +72,8 @@ export interface Workspace {
   collections?: Collection[];
   /** Model evals (issue 27), under `x-mcp-loupe.evals`: an eval file's object (lib/evals/schema.ts). */
   evals?: EvalFile;
+  /** Tracing (issue 28), under `x-mcp-loupe.otlp`: where to export spans; never headers. */
+  otlp?: WorkspaceOtlp;
 }
 
 /** The name of Loupe's key in a file, and the version of what is under it. */

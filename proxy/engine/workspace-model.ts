@@ -12,6 +12,7 @@ import type { SessionView } from '../session/session.ts';
 import type { Rule } from '../../lib/model/rules.ts';
 import type { Collection } from '../../lib/collections/schema.ts';
 import type { EvalFile } from '../../lib/evals/schema.ts';
+import type { WorkspaceOtlp } from '../../lib/otel/workspace-otlp.ts';
 
 export interface ServerEntry {
   name: string;
@@ -52,6 +53,8 @@ export class WorkspaceModel {
   collections: Collection[] = [];
   /** Model evals (issue 27), saved under `x-mcp-loupe.evals`. */
   evals?: EvalFile;
+  /** Tracing (issue 28), kept as the file said it under `x-mcp-loupe.otlp` (read at launch). */
+  otlp?: WorkspaceOtlp;
   /** Absolute path of the file read (--config) or last saved to. */
   path?: string;
   flavour: Workspace['flavour'] = 'mcpServers';
@@ -76,6 +79,7 @@ export class WorkspaceModel {
     this.savedQueries = [...(workspace.queries ?? [])];
     this.collections = [...(workspace.collections ?? [])];
     this.evals = workspace.evals;
+    this.otlp = workspace.otlp;
     this.notes.push(...workspace.notes);
     this.path = path;
     this.diskHash = hash;
@@ -236,7 +240,7 @@ export class WorkspaceModel {
     // a registry entry's secret argument is, gets a masked prompt: Loupe cannot tell it is not secret).
     const referred = servers.flatMap((server) => referencesOf(server.config).inputs);
     const inputs = [...this.inputs, ...[...new Set(referred)].filter((id) => !this.inputs.some((i) => i.id === id)).map((id) => this.declaration(id))];
-    return { flavour: this.flavour, servers, inputs, notes: [], ...(this.other ? { other: this.other } : {}), ...(this.rules.length > 0 ? { rules: this.rules } : {}), ...(this.savedQueries.length > 0 ? { queries: this.savedQueries } : {}), ...(this.collections.length > 0 ? { collections: this.collections } : {}), ...(this.evals ? { evals: this.evals } : {}) };
+    return { flavour: this.flavour, servers, inputs, notes: [], ...(this.other ? { other: this.other } : {}), ...(this.rules.length > 0 ? { rules: this.rules } : {}), ...(this.savedQueries.length > 0 ? { queries: this.savedQueries } : {}), ...(this.collections.length > 0 ? { collections: this.collections } : {}), ...(this.evals ? { evals: this.evals } : {}), ...(this.otlp ? { otlp: this.otlp } : {}) };
   }
 
   /** How an input is asked for: as declared, else as a masked prompt named by its id. */

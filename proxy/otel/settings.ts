@@ -6,6 +6,7 @@
  * page, a trace or a log.
  */
 import type { ExportSettings, OtlpProtocol } from './exporter.ts';
+import type { WorkspaceOtlp } from '../../lib/otel/workspace-otlp.ts';
 
 export interface OtelCliOptions {
   /** `--otlp URL`: a collector's base URL (`/v1/traces` is added) or its traces URL. */
@@ -17,13 +18,6 @@ export interface OtelCliOptions {
   receive: boolean;
 }
 
-/** `x-mcp-loupe.otlp` of a workspace file. */
-export interface WorkspaceOtlp {
-  endpoint?: string;
-  protocol?: OtlpProtocol;
-  content?: boolean;
-  traceparent?: boolean;
-}
 
 export interface TracingSettings {
   /** Exporting, and where; absent: spans only joined in the page. */
