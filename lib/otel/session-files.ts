@@ -11,7 +11,7 @@ import type { SessionInfo } from '../wire/wire.ts';
 import { readSpanFile } from './jaeger.ts';
 import { toOtlpJson } from './otlp-json.ts';
 import { SpanBuilder } from './span-builder.ts';
-import { maskSpan } from './span-mask.ts';
+import { maskSpan } from './mask.ts';
 import type { SpanData } from './span.ts';
 
 /** A span file as a read-only trace for the History; `session` names it. */

@@ -14,7 +14,7 @@
  */
 import { frameMessage } from '../trace/frame-message.ts';
 import type { FrameEvent, InterventionEvent, TraceEvent } from '../wire/wire.ts';
-import { answerAttributes, hostResource, requestAttributes, spanName, type SessionFacts } from './span-attributes.ts';
+import { answerAttributes, hostResource, requestAttributes, spanName, type SessionFacts } from './conventions.ts';
 import { randomHex, type Attributes, type SpanData, type SpanEventData } from './span.ts';
 import { contextOf } from './traceparent.ts';
 

@@ -13,7 +13,7 @@
  * Pure string functions, for the proxy and the page alike (no Buffer).
  */
 import type { TraceEvent } from '../wire/wire.ts';
-import { maskSpan } from '../otel/span-mask.ts';
+import { maskSpan } from '../otel/mask.ts';
 
 /** Credential headers of known services, named because "key" and "auth" in a name are not always credentials. */
 const NAMED_SECRET_HEADERS: ReadonlySet<string> = new Set([

@@ -1,7 +1,7 @@
 /** Trace events on the wire (lib/wire/wire.ts). */
 import { z } from 'zod';
 import { RequestIdSchema } from './base.ts';
-import { SpanDataSchema } from '../otel/span-schema.ts';
+import { SpanDataSchema } from '../otel/schema.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Trace events: what the tap recorded, in order. Each kind has its own shape.

@@ -9,7 +9,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fromOtlpJson } from '../../lib/otel/otlp-json.ts';
-import { maskSpan } from '../../lib/otel/span-mask.ts';
+import { maskSpan } from '../../lib/otel/mask.ts';
 import { secretScrubber } from '../../lib/trace/secret-mask.ts';
 import { tokenMatches } from '../listen/security.ts';
 import { decodeTraceRequest } from './otlp-protobuf.ts';
