@@ -9,12 +9,16 @@ import { SpanWaterfall } from '@/components/history/span-waterfall.tsx';
 import { Panel } from '@/components/ui/ui.tsx';
 import { spansFor, waterfall } from '../../lib/otel/waterfall.ts';
 import type { HistoryRow } from '../../lib/trace/trace.ts';
+import type { TraceEvent } from '../../lib/wire/wire.ts';
 
 export function ServerSpans({ rows, selected, version }: { rows: readonly HistoryRow[]; selected?: HistoryRow; version: number }): ReactNode {
   const laidOut = useMemo(() => {
     if (!selected) return [];
     const seqs = [selected.seq, ...(selected.partnerSeq !== undefined ? [selected.partnerSeq] : [])];
-    const spans = spansFor((function* () { for (const row of rows) yield row.event; })(), seqs);
+    // One plain pass over the rows (a flood's 100,000 of them cost a field read each).
+    const events: TraceEvent[] = [];
+    for (const row of rows) if (row.event.kind === 'spans') events.push(row.event);
+    const spans = spansFor(events, seqs);
     const request = selected.kind === 'request' ? selected : selected.partner?.kind === 'request' ? selected.partner : undefined;
     return waterfall(spans, request?.ts);
     // `version` bumps as rows arrive: spans come after the answer they belong to.
