@@ -60,7 +60,7 @@ test('Evals: a passing and a failing case with two models, the failure explained
   await evals.button('Run evals').click();
   await expect(evals.status()).toHaveText('4 runs: 2 passed, 2 failed.', { timeout: 30_000 });
   await expect(evals.cell(PASSING.name, 0)).toContainText('1/1 (100%) passed');
-  await expect(evals.cell(PASSING.name, 0)).toContainText(/\d+ in · \d+ out tokens · \d+ ms a run · \$[\d.e-]+ \(provider\)/);
+  await expect(evals.cell(PASSING.name, 0)).toContainText(/\d+ in · \d+ out tokens · (\d+ ms|[\d.]+ s) a run · \$[\d.e-]+ \(provider\)/);
   await expect(evals.cell(PASSING.name, 1)).toContainText('1/1 (100%) passed');
   await expect(evals.cell(PASSING.name, 1)).toContainText('—');
   await expect(evals.cell(FAILING.name, 0)).toContainText('0/1 (0%) passed');

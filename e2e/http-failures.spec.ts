@@ -17,7 +17,7 @@ test.describe('a remote server that misbehaves', () => {
     await loupe.open(app.url);
     await loupe.waitForStatus('Failed', 25_000);
     // In the Connection panel (the Servers panel repeats the reason in the server's button).
-    await expect(page.getByRole('region', { name: 'Connection' }).getByText(/The server accepted the request but has not answered for [2-9] s\./)).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Connection' }).getByText(/The server accepted the request but has not answered for \d+ s\./)).toBeVisible();
     await expect(page.getByText(/Could not reach/)).toHaveCount(0);
   });
 
