@@ -38,6 +38,14 @@ describe('SpanBuilder: spans of the MCP semantic conventions from recorded frame
     expect(call.resource).toEqual({ 'service.name': 'mcp-loupe' });
   });
 
+  it('makes a replay (the same traceparent sent again as written) a child of the first call, not a second span with its id', () => {
+    const stamped = { name: 'echo', _meta: { traceparent: formatTraceparent(TP) } };
+    const spans = build('loupe', [frame('out', { id: 1, method: 'tools/call', params: stamped }), frame('in', { id: 1, result: {} }), frame('out', { id: 'r', method: 'tools/call', params: stamped }), frame('in', { id: 'r', result: {} })]);
+    expect(spans[0].spanId).toBe(TP.spanId);
+    expect(spans[1]).toMatchObject({ traceId: TP.traceId, parentSpanId: TP.spanId });
+    expect(spans[1].spanId).not.toBe(TP.spanId);
+  });
+
   it('says error.type: tool_error for isError, the JSON-RPC code for an error; arguments and results only with content', () => {
     const spans = build('loupe', [
       frame('out', { id: 1, method: 'tools/call', params: { name: 'fail', arguments: { a: 1 } } }),

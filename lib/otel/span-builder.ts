@@ -52,6 +52,8 @@ export class SpanBuilder {
   private resource?: Attributes;
   /** Events that arrived before the span they belong to (an intervention recorded before its frame). */
   private readonly early = new Map<string, SpanEventData[]>();
+  /** Span ids taken from Loupe's own traceparents (bounded: a replay of a forgotten one is a harmless duplicate). */
+  private readonly usedIds = new Set<string>();
   /** Notifications from the server while no call was open: not spans, only counted. */
   unattached = 0;
 
@@ -106,7 +108,8 @@ export class SpanBuilder {
     let traceId: string;
     let spanId = randomHex(8);
     let parentSpanId: string | undefined;
-    if (fromClient && this.options.source === 'loupe' && carried) ({ traceId, spanId } = carried);
+    // Loupe's own context is this span's, once: a replay re-sends it as written, and its span is then a child of it.
+    if (fromClient && this.options.source === 'loupe' && carried && !this.usedIds.has(carried.spanId)) ({ traceId, spanId } = carried);
     else if (carried) [traceId, parentSpanId] = [carried.traceId, carried.spanId];
     else if (parent) [traceId, parentSpanId] = [parent.traceId, parent.spanId];
     else traceId = randomHex(16);
@@ -121,6 +124,10 @@ export class SpanBuilder {
     const span: SpanData = { traceId, spanId, name: spanName(method, m.params), kind: fromClient ? 'client' : 'server', startMs: frame.ts, endMs: frame.ts, attributes, events: [], status: { code: 'unset' } };
     if (parentSpanId) span.parentSpanId = parentSpanId;
     if (carried?.traceState) span.traceState = carried.traceState;
+    if (spanId === carried?.spanId) {
+      if (this.usedIds.size >= 10_000) this.usedIds.clear();
+      this.usedIds.add(spanId);
+    }
     const open: Open = { span, method, seq: frame.seq, dropped: 0 };
     const key = keyOf(frame.dir, id);
     this.open.set(key, open);
