@@ -44,15 +44,17 @@ function readBody(req: IncomingMessage): Promise<Uint8Array | string> {
     const chunks: Buffer[] = [];
     let size = 0;
     const timer = setTimeout(() => (req.destroy(), resolve('The body took longer than 30 s to arrive.')), TIMEOUT_MS);
-    req.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY) {
-        clearTimeout(timer);
-        req.destroy();
-        return resolve(`The body is larger than ${MAX_BODY / (1024 * 1024)} MiB; send smaller batches.`);
-      }
-      chunks.push(chunk);
-    });
+      if (size <= MAX_BODY) return void chunks.push(chunk);
+      clearTimeout(timer);
+      // The rest is read and thrown away, so that the answer reaches the sender; the connection closes after it.
+      req.off('data', onData);
+      req.resume();
+      chunks.length = 0;
+      resolve(`The body is larger than ${MAX_BODY / (1024 * 1024)} MiB; send smaller batches.`);
+    };
+    req.on('data', onData);
     req.on('end', () => (clearTimeout(timer), resolve(new Uint8Array(Buffer.concat(chunks)))));
     req.on('error', () => (clearTimeout(timer), resolve('The body could not be read.')));
   });
@@ -79,7 +81,7 @@ export async function receiveTraces(req: IncomingMessage, res: ServerResponse, o
     return answer(res, 415, 'Loupe’s OTLP receiver takes application/json or application/x-protobuf bodies.');
   }
   const body = await readBody(req);
-  if (typeof body === 'string') return answer(res, 413, body);
+  if (typeof body === 'string') return answer(res, body.includes('larger') ? 413 : body.includes('longer') ? 408 : 400, body, { connection: 'close' });
   const parsed = parse(type, body);
   const read = parsed.ok ? fromOtlpJson(parsed.value) : parsed;
   if (!read.ok) return answer(res, 400, read.error);
