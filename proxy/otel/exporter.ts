@@ -49,7 +49,7 @@ async function newExporter(settings: ExportSettings) {
 
 /** Loads the SDK and starts the exporter. `onError`: told once per failed batch, in words without headers. */
 export async function startExporter(settings: ExportSettings, onError: (message: string) => void): Promise<SpanSink> {
-  const [{ BatchSpanProcessor }, { resourceFromAttributes }] = await Promise.all([import('@opentelemetry/sdk-trace-base'), import('@opentelemetry/resources')]);
+  const [{ BatchSpanProcessor }, { resourceFromAttributes }, { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION }] = await Promise.all([import('@opentelemetry/sdk-trace-base'), import('@opentelemetry/resources'), import('@opentelemetry/semantic-conventions')]);
   const exporter = await newExporter(settings);
   const failing = { export: exporter.export.bind(exporter) };
   exporter.export = (spans, done) =>
@@ -64,7 +64,7 @@ export async function startExporter(settings: ExportSettings, onError: (message:
     const key = JSON.stringify(span.resource ?? {});
     let resource = resources.get(key);
     if (!resource) {
-      resource = resourceFromAttributes({ 'service.name': 'mcp-loupe', 'service.version': VERSION, ...span.resource });
+      resource = resourceFromAttributes({ [ATTR_SERVICE_NAME]: 'mcp-loupe', [ATTR_SERVICE_VERSION]: VERSION, ...span.resource });
       if (resources.size < 1024) resources.set(key, resource);
     }
     return resource;
