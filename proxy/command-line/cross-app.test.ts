@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { CROSS_APP_OPTIONS, readSecret } from './cross-app.ts';
+import { CROSS_APP_OPTIONS, readSecret } from './oauth.ts';
 import { OAUTH_USAGE, oauthOptionsOf } from './oauth.ts';
 import { parseCliArgs } from './options.ts';
 

@@ -7,10 +7,8 @@ import { statSync } from 'node:fs';
 import { checkHeadless, emptyHeadless, HEADLESS_OPTIONS, modeOf, takeTrailingOptions } from './headless.ts';
 import { isProtocolChoice } from '../../lib/model/protocol.ts';
 import { checkOAuth, emptyOAuth, OAUTH_OPTIONS, OAUTH_USAGE } from './oauth.ts';
-import { checkRelay, emptyRelay, RELAY_OPTIONS, RELAY_USAGE } from './relay.ts';
-import { checkEvals, EVAL_OPTIONS } from './evals.ts';
-import { checkOtel, OTEL_OPTIONS, OTEL_USAGE } from './otel.ts';
-import { checkTest, TEST_OPTIONS } from './collections.ts';
+import { checkOtel, checkRelay, emptyRelay, OTEL_OPTIONS, OTEL_USAGE, RELAY_OPTIONS, RELAY_USAGE } from './relay.ts';
+import { checkEvals, checkTest, EVAL_OPTIONS, TEST_OPTIONS } from './collections.ts';
 import type { CliOptions } from './types.ts';
 
 export { resolveTarget, type ResolvedTarget, type TargetDeps, type WorkspaceTarget } from './target.ts';

@@ -7,7 +7,8 @@
 import { headerSecretValues, mayCarryCredential } from '../../lib/trace/secret-mask.ts';
 import type { ServerConfig } from '../../lib/model/server-config.ts';
 import type { ClientCapabilityChoice, WorkspaceState } from '../../lib/wire/wire.ts';
-import { isReference, referencesOf, resolveReferences, secretInputId, type InputDecl, type SavedCall, type SavedQuery, type Workspace, type WorkspaceServer } from '../../lib/workspace/workspace.ts';
+import { isReference, referencesOf, resolveReferences, secretInputId } from '../../lib/workspace/references.ts';
+import type { InputDecl, SavedCall, SavedQuery, Workspace, WorkspaceServer } from '../../lib/workspace/types.ts';
 import type { SessionView } from '../session/session.ts';
 import type { Rule } from '../../lib/model/rules.ts';
 import type { Collection } from '../../lib/collections/schema.ts';

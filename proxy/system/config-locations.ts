@@ -7,7 +7,6 @@ import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { ConfigLocation } from '../../lib/wire/wire.ts';
-import { parseWorkspace } from '../../lib/workspace/workspace.ts';
 
 export interface LocationContext {
   home: string;
@@ -77,6 +76,8 @@ async function readLocation(known: KnownLocation, cwd: string): Promise<ConfigLo
     text = servers.text;
   }
   if (text.length > MAX_TEXT) return { app: known.app, path: known.path, error: `It is ${text.length} characters long, more than Loupe imports.` };
+  // Loaded when a tab first asks for the known files: the workspace reader is not on the way to the first screen.
+  const { parseWorkspace } = await import('../../lib/workspace/workspace.ts');
   const parsed = parseWorkspace(text);
   return parsed.ok ? { app: known.app, path: known.path, servers: parsed.value.servers.length, text } : { app: known.app, path: known.path, text, error: parsed.error };
 }

@@ -59,7 +59,8 @@ export function readEvalPlan(h: HeadlessOptions, env: Readonly<Record<string, st
   const store = new KeyStore(env);
   for (const word of words) {
     const parsed = parseModelWord(word);
-    if (!parsed.ok) return usage(parsed.error);
+    // Named as the user gave it: a --model word, or one of the file's models.
+    if (!parsed.ok) return usage(`${h.models?.includes(word) ? '--model' : h.eval}: ${parsed.error}`);
     if (keys.has(parsed.model.label)) continue;
     const key = store.resolve(parsed.model.config);
     if (!key.ok) return usage(`${parsed.model.label}: ${key.error.message}`);

@@ -6,9 +6,7 @@
  */
 import type { WebSocket } from 'ws';
 import type { ClientMessage } from '../../../lib/wire/wire.ts';
-import { serializeWorkspace } from '../../../lib/workspace/workspace.ts';
-import { readCollections } from '../../../lib/collections/read.ts';
-import { readEvalData } from '../../../lib/evals/schema.ts';
+import { serializeWorkspace } from '../../../lib/workspace/serialize.ts';
 import { currentContext, knownLocations, listConfigLocations } from '../../system/config-locations.ts';
 import type { HubContext } from './context.ts';
 import { saveWorkspaceFile } from '../../engine/workspace-file.ts';
@@ -62,6 +60,8 @@ export async function dispatchWorkspace(hub: HubContext, ws: WebSocket, message:
       return hub.broadcastWorkspace();
     case 'set-collections': {
       // Read as a collection file's list is: a bad one changes nothing and says where it is wrong.
+      // Loaded on the first one: the readers (and their schemas) are not on the way to the first screen.
+      const { readCollections } = await import('../../../lib/collections/read.ts');
       const read = readCollections(message.collections, 'collections');
       if (!read.ok) return hub.sendError(ws, { code: 'BAD_MESSAGE', message: `The collections were not saved: ${read.error}` });
       hub.engine.model.setCollections(read.collections);
@@ -69,6 +69,7 @@ export async function dispatchWorkspace(hub: HubContext, ws: WebSocket, message:
     }
     case 'set-evals': {
       // Read as an eval file is (issue 27): a bad one changes nothing and says where it is wrong.
+      const { readEvalData } = await import('../../../lib/evals/schema.ts');
       const read = readEvalData(message.evals);
       if (!read.ok) return hub.sendError(ws, { code: 'BAD_MESSAGE', message: `The evals were not saved: ${read.error}` });
       hub.engine.model.setEvals(read.file);
