@@ -41,6 +41,9 @@ function useOutOfView<Id extends string>(strip: RefObject<HTMLDivElement | null>
     measure();
     const observer = new ResizeObserver(measure);
     observer.observe(el);
+    // The tabs too: a count that arrives widens its tab without resizing the row, and More must be
+    // there before anyone reaches for a tab (appearing later, it shifts the row under the pointer).
+    for (const tab of refs.values()) observer.observe(tab);
     el.addEventListener('scroll', measure, { passive: true });
     return () => {
       observer.disconnect();
