@@ -6,23 +6,15 @@
  */
 import { useId, useState, type ReactNode } from 'react';
 import type { Collection, CollectionCall } from '../../lib/collections/schema.ts';
-import type { CallStatus, CallVerdict } from '../../lib/collections/types.ts';
+import type { CallVerdict } from '../../lib/collections/types.ts';
 import { CallEditor, objectField } from './call-editor.tsx';
-import { Results } from './results.tsx';
+import { Results, type RunView } from './results.tsx';
 import { assertionWords, KIND_METHOD } from './words.ts';
 import { Text } from '../ui/text.tsx';
 import { Badge, buttonClass, inputClass, labelClass, primaryButtonClass } from '../ui/ui.tsx';
 
 const small = `${buttonClass} !px-2 !py-0.5 !text-xs`;
 
-export interface RunView {
-  server: string;
-  running: boolean;
-  calls: readonly CallVerdict[];
-  counts?: Record<CallStatus, number>;
-  durationMs?: number;
-  error?: string;
-}
 
 export interface CollectionProps {
   collection: Collection;

@@ -13,8 +13,8 @@ import { assertionWords, countsText, STATUS_TONE, valueText } from './words.ts';
 const small = `${buttonClass} !px-2 !py-0.5 !text-xs`;
 const cell = 'border-t border-zinc-200 px-2 py-1 align-top dark:border-zinc-700';
 
-export interface ResultsProps {
-  collection: string;
+/** A collection's latest run, as the page shows it. */
+export interface RunView {
   server: string;
   running: boolean;
   calls: readonly CallVerdict[];
@@ -22,6 +22,10 @@ export interface ResultsProps {
   durationMs?: number;
   /** Why the run could not start or stopped. */
   error?: string;
+}
+
+export interface ResultsProps extends RunView {
+  collection: string;
   onShowFrame(call: CallVerdict): void;
 }
 
