@@ -64,8 +64,8 @@ describe('mcp-loupe --eval', () => {
     expect(out).toContain('Evals: 2 cases × 2 models, 8 runs: 4 passed, 4 failed.');
     const a = `anthropic:${anthropic}/v1#eval-model`;
     const o = `openai-compatible:${openai}/v1#eval-model-priced`;
-    expect(out).toMatch(new RegExp(`echo the greeting\\s+${escape(a)}\\s+2/2 \\(100%\\)\\s+\\d+/\\d+\\s+\\d+ ms\\s+\\$[\\d.e-]+ \\(price table\\)`));
-    expect(out).toMatch(new RegExp(`echo the greeting\\s+${escape(o)}\\s+2/2 \\(100%\\)\\s+\\d+/\\d+\\s+\\d+ ms\\s+\\$[\\d.e-]+ \\(provider\\)`));
+    expect(out).toMatch(new RegExp(`echo the greeting\\s+${escape(a)}\\s+2/2 \\(100%\\)\\s+\\d+/\\d+\\s+(?:\\d+ ms|[\\d.]+ s)\\s+\\$[\\d.e-]+ \\(price table\\)`));
+    expect(out).toMatch(new RegExp(`echo the greeting\\s+${escape(o)}\\s+2/2 \\(100%\\)\\s+\\d+/\\d+\\s+(?:\\d+ ms|[\\d.]+ s)\\s+\\$[\\d.e-]+ \\(provider\\)`));
     expect(out).toMatch(new RegExp(`add four and five\\s+${escape(a)}\\s+0/2 \\(0%\\)`));
     for (const model of [a, o]) {
       expect(out).toContain(`FAILED add four and five × ${model}, run 1:\n  - forbidden tool "echo" called (refused, not run)\n  - "get-sum" called with arguments.a = 2, expected 4\n  - answer lacks "9"`);
