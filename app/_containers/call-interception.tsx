@@ -11,7 +11,9 @@ import { useTrace } from '../_hooks/use-loupe.ts';
 
 export function CallInterceptionNote({ call }: { call: ToolCall }): ReactNode {
   const view = useTrace();
-  const endedAt = call.outcome ? call.startedAt + call.outcome.durationMs : undefined;
+  // The tab's own clock at the answer: the proxy's duration leaves out the way to the proxy and back,
+  // and on a loaded machine the release of a held call can come after startedAt + duration.
+  const endedAt = call.endedAt ?? (call.outcome ? call.startedAt + call.outcome.durationMs : undefined);
   const words = useMemo(() => {
     if (view.readOnly) return '';
     const story = callInterception(view.index.rows, { tool: call.tool, args: call.args, startedAt: call.startedAt, endedAt });

@@ -37,6 +37,8 @@ export interface ToolCall {
   tool: string;
   args: unknown;
   startedAt: number;
+  /** When the answer reached this tab (its clock, as `startedAt`); the outcome's duration is the proxy's. */
+  endedAt?: number;
   status: 'running' | 'done';
   settings: RunSettings;
   progress?: CallProgress;
@@ -91,7 +93,7 @@ export class CallStore extends ExternalStore<CallState> {
     };
     const outcome = await this.port.request('tools/call', { name: tool, arguments: args }, id, options);
     this.flushProgress();
-    this.patch(id, { status: 'done', outcome });
+    this.patch(id, { status: 'done', outcome, endedAt: Date.now() });
   }
 
   cancel(id: string): void {
