@@ -335,12 +335,21 @@ class Tap implements RestartableTap {
   private writeServer(chunk: Buffer): void {
     if (this.childIn.destroyed || this.childIn.writableEnded) return;
     if (!this.childIn.write(chunk) && !this.hostPaused) {
+      // The host waits for the server to read. A server that died has a pipe that never drains
+      // (a write to it fails, and says false): its close lets the host go on, or a restarted
+      // server's host would never be read again.
+      const pipe = this.childIn;
       this.hostPaused = true;
       process.stdin.pause();
-      this.childIn.once('drain', () => {
+      const resume = () => {
+        pipe.off('drain', resume);
+        pipe.off('close', resume);
+        if (!this.hostPaused) return;
         this.hostPaused = false;
         process.stdin.resume();
-      });
+      };
+      pipe.once('drain', resume);
+      pipe.once('close', resume);
     }
   }
 
