@@ -179,6 +179,10 @@ test.describe('MCP Apps views', () => {
     await apps.setText('big-view', 'Height', '200');
     await expect.poll(size).toEqual([480, 200]);
     await expect(apps.output('big-view', 'context-changes')).toHaveText('6');
+    // Both sent before the proxy has answered the first: the second does not undo it.
+    await apps.commitTogether('big-view', { Width: '360', Height: '240' });
+    await expect.poll(size).toEqual([360, 240]);
+    await expect(apps.control('big-view', 'Width')).toHaveValue('360');
   });
 
   test('the CSP breaker is blocked, the block is listed, and it reaches neither Loupe\'s page, token, storage nor WebSocket', async ({ launch, loupe, page }) => {

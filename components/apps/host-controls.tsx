@@ -4,7 +4,7 @@
  * safe-area insets). Each change is one patch, sent to the view as `host-context-changed`; the
  * fields show the context the proxy holds, not a copy of their own.
  */
-import type { ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import type { DisplayMode, HostContextPatch } from '../../lib/wire/wire.ts';
 import { inputClass, labelClass } from '../ui/ui.tsx';
 
@@ -22,6 +22,7 @@ export interface HostControlsProps {
 export const MODE_WORDS: Record<DisplayMode, string> = { inline: 'inline', fullscreen: 'fullscreen', pip: 'picture-in-picture' };
 const INSETS = ['top', 'right', 'bottom', 'left'] as const;
 type Insets = Record<(typeof INSETS)[number], number>;
+type Dimensions = { width?: number; height?: number };
 
 const record = (value: unknown): Record<string, unknown> => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
 const stringOf = (value: unknown): string => (typeof value === 'string' ? value : '');
@@ -86,11 +87,28 @@ function Check({ label, checked, disabled, onChange }: { label: string; checked:
   );
 }
 
+/**
+ * A group of fields whose value the proxy holds arrives after a change is sent: a second field
+ * committed before then (Width, then Height at once) builds on what was just sent, not on what is
+ * still shown, or it would undo the first. `base()` is that; the sent value is forgotten once the
+ * proxy shows it.
+ */
+function useSentAhead<T extends Record<string, number | undefined>>(shown: T): { base(): T; sent(next: T): void } {
+  const sent = useRef<T | undefined>(undefined);
+  const current = sent.current;
+  if (current && Object.keys({ ...current, ...shown }).every((k) => current[k] === shown[k])) sent.current = undefined;
+  return { base: () => sent.current ?? shown, sent: (next) => (sent.current = next) };
+}
+
 function Size({ context, disabled, onChange }: { context: Readonly<Record<string, unknown>>; disabled: boolean; onChange(patch: HostContextPatch): void }): ReactNode {
   const dims = record(context.containerDimensions);
   const width = numberOf(dims.width);
   const height = numberOf(dims.height);
-  const send = (next: { width?: number; height?: number }) => onChange({ containerDimensions: { ...(next.width !== undefined ? { width: next.width } : {}), ...(next.height !== undefined ? { height: next.height } : {}) } });
+  const ahead = useSentAhead<Dimensions>({ width, height });
+  const send = (next: Dimensions) => {
+    ahead.sent(next);
+    onChange({ containerDimensions: { ...(next.width !== undefined ? { width: next.width } : {}), ...(next.height !== undefined ? { height: next.height } : {}) } });
+  };
   const field = (label: 'Width' | 'Height', value: number | undefined, key: 'width' | 'height') => (
     <CommitField
       label={label}
@@ -100,7 +118,7 @@ function Size({ context, disabled, onChange }: { context: Readonly<Record<string
       disabled={disabled}
       onCommit={(text) => {
         const px = pixels(text);
-        if (px !== null) send({ width, height, [key]: px });
+        if (px !== null) send({ ...ahead.base(), [key]: px });
       }}
     />
   );
@@ -116,6 +134,7 @@ function Size({ context, disabled, onChange }: { context: Readonly<Record<string
 function SafeArea({ context, disabled, onChange }: { context: Readonly<Record<string, unknown>>; disabled: boolean; onChange(patch: HostContextPatch): void }): ReactNode {
   const given = record(context.safeAreaInsets);
   const insets = Object.fromEntries(INSETS.map((side) => [side, numberOf(given[side]) ?? 0])) as Insets;
+  const ahead = useSentAhead<Insets>(insets);
   return (
     <fieldset className="grid grid-cols-4 gap-2">
       <legend className={labelClass}>Safe-area insets (px)</legend>
@@ -128,7 +147,9 @@ function SafeArea({ context, disabled, onChange }: { context: Readonly<Record<st
           disabled={disabled}
           onCommit={(text) => {
             const px = pixels(text);
-            onChange({ safeAreaInsets: { ...insets, [side]: px ?? 0 } });
+            const next = { ...ahead.base(), [side]: px ?? 0 };
+            ahead.sent(next);
+            onChange({ safeAreaInsets: next });
           }}
         />
       ))}
