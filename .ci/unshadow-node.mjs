@@ -4,7 +4,8 @@
 // first on PATH: every `node`, vitest and playwright of `npm test` would then run on Node 22 instead of
 // the system Node that Loupe supports (package.json engines). Run from `prepare` (which npm runs after
 // `npm install` / `npm ci` in this repository, never when Loupe is installed as a package, where .ci/ is
-// absent) and from `pretest` (`npm install <pkg>` links it again without running `prepare`).
+// absent) and from `pretest` and `prebench` (`npm install <pkg>` links it again without running
+// `prepare`; a benchmark on Node 22 measured another Node than the one users run: launch 5.4x).
 import { lstatSync, readlinkSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -199,7 +199,7 @@ requireBuilt();
 const started = Date.now();
 const checks = selected().flatMap((bench) => checksOf(bench, run(bench)));
 const { rows, misses } = summaryRows(checks);
-printTable(`Summary (${((Date.now() - started) / 1000).toFixed(0)} s, load average at end ${machine().loadavg?.join(' ') ?? 'n/a'})`, [HEADER, ...rows]);
+printTable(`Summary (Node ${process.version}, ${((Date.now() - started) / 1000).toFixed(0)} s, load average at end ${machine().loadavg?.join(' ') ?? 'n/a'})`, [HEADER, ...rows]);
 const warning = busyWarning();
 if (warning) console.log(`\n${warning}`);
 if (misses.length > 0) {
