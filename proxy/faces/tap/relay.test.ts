@@ -4,7 +4,7 @@
  * splits or repeats a line.
  */
 import { describe, expect, it } from 'vitest';
-import { DirectionRelay, SideRecorder } from './relay.ts';
+import { DirectionRelay, RECORD_BATCH_MS, RecordingQueue, SideRecorder } from './relay.ts';
 
 function relay() {
   const out: Buffer[] = [];
@@ -27,7 +27,33 @@ function relay() {
   return { r, out, lines, recorded, state, text: () => Buffer.concat(out).toString('utf8') };
 }
 
-const tick = () => new Promise((resolve) => setImmediate(resolve));
+const tick = () => new Promise((resolve) => setTimeout(resolve, RECORD_BATCH_MS + 5));
+
+describe('RecordingQueue', () => {
+  it('records both directions in one batch, in the order the chunks came (the wire order, not one side then the other)', async () => {
+    const queue = new RecordingQueue();
+    const recorded: string[] = [];
+    const out = new SideRecorder((line) => recorded.push(`out ${line}`), undefined, queue);
+    const back = new SideRecorder((line) => recorded.push(`in ${line}`), undefined, queue);
+    out.push(Buffer.from('{"id":1}\n'), 0);
+    back.push(Buffer.from('{"id":1,"result":{}}\n'), 0);
+    out.push(Buffer.from('{"id":2}\n'), 0);
+    expect(recorded).toEqual([]);
+    await tick();
+    expect(recorded).toEqual(['out {"id":1}', 'in {"id":1,"result":{}}', 'out {"id":2}']);
+  });
+
+  it('records at once, whatever the wait, when a line is recorded directly or the queue holds over a megabyte', () => {
+    const queue = new RecordingQueue();
+    const recorded: string[] = [];
+    const side = new SideRecorder((line) => recorded.push(line.slice(0, 10)), undefined, queue);
+    side.push(Buffer.from('{"id":1}\n'), 0);
+    side.recordLine('{"id":2}', 0);
+    expect(recorded).toEqual(['{"id":1}', '{"id":2}']);
+    side.push(Buffer.from(`"${'x'.repeat(1024 * 1024)}"\n`), 0);
+    expect(recorded).toHaveLength(3);
+  });
+});
 
 describe('DirectionRelay', () => {
   it('copies chunks as they come in byte mode and records their lines after the copy', async () => {

@@ -4,7 +4,7 @@
  *
  * With no active rule the bytes are copied as they come (a chunk in, the same chunk out) and a
  * copy of each chunk is queued for the recording, which splits and classifies it in a later turn
- * of the event loop (`setImmediate`): the relay parses nothing, so its cost is a pipe copy. With
+ * batch (RecordingQueue): the relay parses nothing, so its cost is a pipe copy. With
  * active rules the direction goes line by line through the frame pipeline instead. The mode is
  * decided per chunk, and a switch never splits or repeats a line: a line begun in bytes ends in
  * bytes, and a line buffered for the pipeline when the rules go away is written out as it came.
@@ -12,39 +12,67 @@
 import { LineSplitter } from '../../upstream/stdio/line-splitter.ts';
 import { now } from '../../pipeline/trace-recorder.ts';
 
+/** How long chunks wait to be recorded together: one turn of recording (and one write of the file) for many frames. */
+export const RECORD_BATCH_MS = 5;
+/** Queued bytes that are recorded at once rather than after the wait. */
+const RECORD_BATCH_BYTES = 1024 * 1024;
+
 /**
- * The recording's side of a direction: chunks queued with the time they came, split into lines
- * and handed to `onLine` in a batch after the relay wrote them.
+ * Both directions' chunks in the order they came, recorded in one batch after RECORD_BATCH_MS: the
+ * relay's round trip does not wait behind a turn of recording per frame (a host that answers at
+ * once found the tap busy recording the frame before), and the trace's order is the wire's, across
+ * both directions, because there is one queue.
+ */
+export class RecordingQueue {
+  private entries: { side: SideRecorder; chunk: Buffer; at: number }[] = [];
+  private bytes = 0;
+  private timer?: ReturnType<typeof setTimeout>;
+
+  push(side: SideRecorder, chunk: Buffer, at: number): void {
+    this.entries.push({ side, chunk, at });
+    this.bytes += chunk.length;
+    if (this.bytes > RECORD_BATCH_BYTES) return this.drain();
+    this.timer ??= setTimeout(this.drain, RECORD_BATCH_MS);
+  }
+
+  /** Records everything queued now, in the order it came. */
+  readonly drain = (): void => {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.bytes = 0;
+    if (this.entries.length === 0) return;
+    const entries = this.entries;
+    this.entries = [];
+    for (const { side, chunk, at } of entries) side.take(chunk, at);
+  };
+}
+
+/**
+ * The recording's side of a direction: chunks queued (in the queue both directions share) with the
+ * time they came, split into lines and handed to `onLine` in a batch after the relay wrote them.
  */
 export class SideRecorder {
-  private queue: { chunk: Buffer; at: number }[] = [];
-  private scheduled = false;
   private readonly splitter = new LineSplitter();
 
   constructor(
     private readonly onLine: (line: string, at: number) => void,
     private readonly onOverflow: (bytes: number) => void = () => undefined,
+    private readonly queue: RecordingQueue = new RecordingQueue(),
   ) {}
 
   push(chunk: Buffer, at: number): void {
-    this.queue.push({ chunk, at });
-    if (this.scheduled) return;
-    this.scheduled = true;
-    setImmediate(this.drain);
+    this.queue.push(this, chunk, at);
   }
 
-  /** Records everything queued now (before a line recorded directly, and at the end). */
-  readonly drain = (): void => {
-    this.scheduled = false;
-    if (this.queue.length === 0) return;
-    const queue = this.queue;
-    this.queue = [];
-    for (const { chunk, at } of queue) {
-      const { lines, overflow } = this.splitter.push(chunk);
-      if (overflow > 0) this.onOverflow(overflow);
-      for (const line of lines) this.onLine(line, at);
-    }
-  };
+  /** Records everything queued now, both directions (before a line recorded directly, and at the end). */
+  readonly drain = (): void => this.queue.drain();
+
+  /** One queued chunk, recorded. */
+  take(chunk: Buffer, at: number): void {
+    const { lines, overflow } = this.splitter.push(chunk);
+    if (overflow > 0) this.onOverflow(overflow);
+    for (const line of lines) this.onLine(line, at);
+  }
 
   /** A whole line that went on in line mode (what the pipeline wrote, or what it was given). */
   recordLine(line: string, at: number): void {

@@ -23,7 +23,7 @@ import { startRecording, type Recording } from '../../engine/record.ts';
 import type { TapAttachment } from './attach.ts';
 import { exitCodeOf, TapChild, type ServerExit } from './child.ts';
 import type { RestartableTap, TapRestarts } from './watch-restart.ts';
-import { DirectionRelay, SideRecorder } from './relay.ts';
+import { DirectionRelay, RecordingQueue, SideRecorder } from './relay.ts';
 import { TapRules } from './rules.ts';
 import { now, TraceRecorder } from '../../pipeline/trace-recorder.ts';
 import { VERSION } from '../../version.ts';
@@ -128,6 +128,7 @@ class Tap implements RestartableTap {
   divert?: (text: string) => void;
   /** `--watch`: sees each line of the server first (its answer to the replayed initialize); true keeps it from the host. */
   intercept?: (text: string) => boolean;
+  private readonly recording = new RecordingQueue(); // both directions, in the order they came
   private pipeline?: FramePipeline;
   private loading?: Promise<void>;
   /**
@@ -165,7 +166,7 @@ class Tap implements RestartableTap {
           else this.passToServer(text);
         },
       },
-      new SideRecorder((line, at) => this.recordFrame('out', line, at), (bytes) => this.overflow('stdin', bytes)),
+      new SideRecorder((line, at) => this.recordFrame('out', line, at), (bytes) => this.overflow('stdin', bytes), this.recording),
     );
     this.toHost = this.relayToHost();
   }
@@ -185,7 +186,7 @@ class Tap implements RestartableTap {
           else this.writeHost(Buffer.from(`${text}\n`));
         },
       },
-      new SideRecorder((line, at) => this.recordFrame('in', line, at), (bytes) => this.overflow('stdout', bytes)),
+      new SideRecorder((line, at) => this.recordFrame('in', line, at), (bytes) => this.overflow('stdout', bytes), this.recording),
     );
     return relay;
   }
@@ -335,27 +336,22 @@ class Tap implements RestartableTap {
   private writeServer(chunk: Buffer): void {
     if (this.childIn.destroyed || this.childIn.writableEnded) return;
     if (!this.childIn.write(chunk) && !this.hostPaused) {
-      // The host waits for the server to read. A server that died has a pipe that never drains
-      // (a write to it fails, and says false): its close lets the host go on, or a restarted
-      // server's host would never be read again.
+      // The host waits for the server to read; a dead server's pipe never drains (a write to it
+      // says false), and its close lets the host go on, or a failed restart's host is never read.
       const pipe = this.childIn;
       this.hostPaused = true;
       process.stdin.pause();
       const resume = () => {
-        pipe.off('drain', resume);
-        pipe.off('close', resume);
-        if (!this.hostPaused) return;
+        pipe.off('drain', resume).off('close', resume);
+        if (this.hostPaused) process.stdin.resume();
         this.hostPaused = false;
-        process.stdin.resume();
       };
-      pipe.once('drain', resume);
-      pipe.once('close', resume);
+      pipe.once('drain', resume).once('close', resume);
     }
   }
 
   private hostPaused = false;
   private serverPaused = false;
-
   private writeHost(chunk: Buffer): void {
     if (!process.stdout.write(chunk) && !this.serverPaused) {
       this.serverPaused = true;
