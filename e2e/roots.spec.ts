@@ -24,6 +24,8 @@ test.describe('roots', () => {
     await client.addRoot('file:///tmp/loupe-e2e/b', 'Project B');
     await client.roots().getByRole('button', { name: 'Remove root file:///tmp/loupe-e2e/project%20a' }).click();
     await expect(client.roots()).not.toContainText('Project A');
+    // Removed at once after the add: the add is not undone.
+    await expect(client.roots()).toContainText('Project B');
     await expect(async () => {
       await loupe.runTool();
       await expect(loupe.result()).toContainText('Current MCP Roots (1 total)', { timeout: 1_000 });
