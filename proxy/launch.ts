@@ -139,7 +139,11 @@ const HUB_PARTS: ReadonlyArray<() => Promise<unknown>> = [
   () => import('./session/session.ts'),
 ];
 
+/** Node 20 yields between files by itself, and in parts its process kept ~2 MB more (bench/memory.mjs). */
+const LOADS_WITHOUT_YIELDING = Number(process.versions.node.split('.')[0]) >= 22;
+
 async function importInParts(parts: ReadonlyArray<() => Promise<unknown>>): Promise<void> {
+  if (!LOADS_WITHOUT_YIELDING) return;
   for (const part of parts) {
     await part();
     await new Promise((resolve) => setImmediate(resolve));
