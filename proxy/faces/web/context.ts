@@ -20,9 +20,9 @@ export interface HubContext {
   /**
    * The tab has this session's frames and joins a response to its frame (issue 23: a frame crosses
    * to the page once). The trace events queued so far go out now, so that the frame is there
-   * before the response that refers to it, `message`, sent with them in one write.
+   * before the response that refers to it.
    */
-  sendAfterFrames(ws: WebSocket, session: string, message: ServerMessage): boolean;
+  flushForFrame(ws: WebSocket, session: string): boolean;
   /** An `error` to one tab. */
   sendError(ws: WebSocket, error: LoupeError): void;
   /** A message to every tab, after the trace events already queued (it must not overtake them). */

@@ -295,19 +295,9 @@ export class Hub implements HubContext {
     this.feed.flush();
   }
 
-  sendAfterFrames(ws: WebSocket, session: string, message: ServerMessage): boolean {
+  flushForFrame(ws: WebSocket, session: string): boolean {
     if (!this.feed.joinsFramesOf(ws, session)) return false;
-    // One write to the socket for both: ws writes each message at once, and a call's round trip
-    // paid two socket writes (a profile of bench/echo-latency.mjs). `_socket` is ws's own
-    // net.Socket, which has no public cork; without one, each goes out alone as before.
-    const socket = (ws as unknown as { _socket?: { cork?(): void; uncork?(): void } })._socket;
-    socket?.cork?.();
-    try {
-      this.flush();
-      this.sendTo(ws, message);
-    } finally {
-      socket?.uncork?.();
-    }
+    this.flush();
     return true;
   }
 

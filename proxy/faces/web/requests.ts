@@ -49,7 +49,9 @@ function sendOutcome(hub: HubContext, ws: WebSocket, base: ResponseHead, outcome
   }
   // A frame crosses to the page once (issue 23): a tab that has the session's trace gets the
   // number of the answer's frame, sent just before, and finds the result there.
-  if (outcome.ok && outcome.frameSeq !== undefined && hub.sendAfterFrames(ws, base.session, { ...base, ok: true, frameSeq: outcome.frameSeq })) return;
+  if (outcome.ok && outcome.frameSeq !== undefined && hub.flushForFrame(ws, base.session)) {
+    return hub.sendTo(ws, { ...base, ok: true, frameSeq: outcome.frameSeq });
+  }
   if (outcome.frame !== undefined) {
     const head = JSON.stringify({ ...base, ok: outcome.ok });
     return hub.sendText(ws, `${head.slice(0, -1)},"frame":${outcome.frame}}`);
