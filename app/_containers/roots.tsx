@@ -5,9 +5,10 @@
  * `notifications/roots/list_changed` on a change); before any session exists they are kept here
  * and sent with the first connect.
  */
-import { useRef, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { DeclaredCapabilities } from '@/components/connection/client-capabilities.tsx';
 import { RootsEditor } from '@/components/connection/roots-editor.tsx';
+import { useSentAhead } from '@/components/ui/use-sent-ahead.ts';
 import { Panel } from '@/components/ui/ui.tsx';
 import type { Root, SessionInfo } from '../../lib/wire/wire.ts';
 import { useClientSettings, useServices } from '../_hooks/use-loupe.ts';
@@ -25,14 +26,11 @@ export function ClientContainer({ session }: { session: SessionInfo | undefined 
   const { app, clientSettings } = useServices();
   const settings = useClientSettings();
   const shown: readonly Root[] = session ? (session.roots ?? []) : settings.roots;
-  // The session's roots come back from the proxy after a change is sent: a second change made
-  // before then (add a root, remove another at once) builds on the list just sent, not on the one
-  // still shown, or it would undo the first (the server was left with no roots).
-  const sent = useRef<{ session?: string; roots: readonly Root[] } | undefined>(undefined);
-  if (sent.current && (sent.current.session !== session?.id || JSON.stringify(sent.current.roots) === JSON.stringify(shown))) sent.current = undefined;
-  const roots = sent.current?.roots ?? shown;
+  // The session's roots come back from the proxy: a second change builds on the list just sent.
+  const ahead = useSentAhead(shown, session?.id);
+  const roots = ahead.base();
   const change = (next: Root[]) => {
-    sent.current = { session: session?.id, roots: next };
+    ahead.sent(next);
     clientSettings.setRoots(next);
     if (session) app.send({ type: 'set-roots', session: session.id, roots: next });
   };

@@ -4,9 +4,10 @@
  * safe-area insets). Each change is one patch, sent to the view as `host-context-changed`; the
  * fields show the context the proxy holds, not a copy of their own.
  */
-import { useRef, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import type { DisplayMode, HostContextPatch } from '../../lib/wire/wire.ts';
 import { inputClass, labelClass } from '../ui/ui.tsx';
+import { useSentAhead } from '../ui/use-sent-ahead.ts';
 
 export interface HostControlsProps {
   /** The view's host context, as the proxy holds it. */
@@ -85,19 +86,6 @@ function Check({ label, checked, disabled, onChange }: { label: string; checked:
       {label}
     </label>
   );
-}
-
-/**
- * A group of fields whose value the proxy holds arrives after a change is sent: a second field
- * committed before then (Width, then Height at once) builds on what was just sent, not on what is
- * still shown, or it would undo the first. `base()` is that; the sent value is forgotten once the
- * proxy shows it.
- */
-function useSentAhead<T extends Record<string, number | undefined>>(shown: T): { base(): T; sent(next: T): void } {
-  const sent = useRef<T | undefined>(undefined);
-  const current = sent.current;
-  if (current && Object.keys({ ...current, ...shown }).every((k) => current[k] === shown[k])) sent.current = undefined;
-  return { base: () => sent.current ?? shown, sent: (next) => (sent.current = next) };
 }
 
 function Size({ context, disabled, onChange }: { context: Readonly<Record<string, unknown>>; disabled: boolean; onChange(patch: HostContextPatch): void }): ReactNode {

@@ -1,0 +1,15 @@
+/**
+ * A value the proxy holds, edited from the page: what the page sent comes back after a moment, so a
+ * second change made before then (Width, then Height at once; add a root, then remove another)
+ * must build on what was just sent, not on what is still shown, or it undoes the first.
+ * `base()` is the value to build on; what was sent is forgotten once the proxy shows it (compared
+ * as JSON), or when `scope` (the session) changes.
+ */
+import { useRef } from 'react';
+
+export function useSentAhead<T>(shown: T, scope?: string): { base(): T; sent(next: T): void } {
+  const sent = useRef<{ scope?: string; value: T } | undefined>(undefined);
+  const current = sent.current;
+  if (current && (current.scope !== scope || JSON.stringify(current.value) === JSON.stringify(shown))) sent.current = undefined;
+  return { base: () => sent.current?.value ?? shown, sent: (value) => (sent.current = { scope, value }) };
+}
