@@ -14,10 +14,19 @@ export class InFlight {
   async run<T>(uiId: string, options: TimerOptions & { onProgress?: Progressed }, send: (signal: AbortSignal, onProgress?: Progressed) => Promise<T>): Promise<T> {
     const controller = new AbortController();
     this.controllers.set(uiId, controller);
-    const timer = new RequestTimer(controller, options);
     const onProgress = options.onProgress;
+    // The send first, its timer after: the write to the server happens within `send`'s first
+    // turn, and the timer's setup is no part of the way there (no progress can come before it).
+    const timer = new RequestTimer(controller, options);
+    let sending: Promise<T>;
     try {
-      return await send(controller.signal, onProgress ? (p) => (timer.progressed(), onProgress(p)) : undefined);
+      sending = send(controller.signal, onProgress ? (p) => (timer.progressed(), onProgress(p)) : undefined);
+    } catch (error) {
+      sending = Promise.reject(error);
+    }
+    timer.start();
+    try {
+      return await sending;
     } finally {
       timer.stop();
       this.controllers.delete(uiId);

@@ -141,10 +141,19 @@ export class RawRouter {
     if (options.round) this.trace.expectRound(id, options.round);
     if (options.byView !== undefined) this.trace.expectByView(id, options.byView);
     const answer = this.wait(id);
+    // The send first (a transport writes within this turn), then the abort listener: no abort can
+    // come before this turn ends, and its setup is then no part of the way to the server.
+    let sent: Promise<void>;
+    try {
+      sent = this.transport.send(message as JSONRPCMessage);
+    } catch (error) {
+      sent = Promise.reject(error);
+    }
     const onAbort = () => this.cancel(id, options.signal.reason);
     options.signal.addEventListener('abort', onAbort, { once: true });
+    if (options.signal.aborted) onAbort();
     try {
-      await this.transport.send(message as JSONRPCMessage);
+      await sent;
       return { ...(await answer), rpcId: id };
     } catch (error) {
       this.settle(id, { ok: false, error: sendError(error) });

@@ -23,6 +23,11 @@ export class RequestTimer {
     private readonly options: TimerOptions,
   ) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  }
+
+  /** Arms the timers (apart from the constructor: in-flight.ts arms them once the request is written). */
+  start(): void {
+    const options = this.options;
     this.idle = setTimeout(() => this.expire(`no answer within ${this.timeoutMs} ms`), this.timeoutMs);
     if (options.maxTotalTimeoutMs) {
       const max = options.maxTotalTimeoutMs;

@@ -230,6 +230,8 @@ export class Hub implements HubContext {
   }
 
   private async dispatch(ws: WebSocket, message: ClientMessage): Promise<void> {
+    // The commonest envelope by far (every call the page makes) goes first.
+    if (message.type === 'request') return this.withSession(ws, message.session, (s) => relayRequest(this, ws, s, message));
     if (isWorkspaceMessage(message)) return dispatchWorkspace(this, ws, message);
     if (isOAuthMessage(message)) return dispatchOAuth(this, ws, message);
     if (isInterceptMessage(message)) return dispatchIntercept(this, ws, message);
@@ -280,8 +282,6 @@ export class Hub implements HubContext {
           const report = await examinePinned(s, this.model);
           this.sendTo(ws, { type: 'doctor-report', requestId: message.requestId, session: s.id, report });
         });
-      case 'request':
-        return this.withSession(ws, message.session, (s) => relayRequest(this, ws, s, message));
     }
   }
 

@@ -47,7 +47,13 @@ export class TabFeed {
   /** Sessions with events in `pending` (kept as they are queued: no pass over the batch to find them). */
   private touched = new Set<string>();
   private readonly droppedSent = new Map<string, number>();
-  private flushScheduled = false;
+  /**
+   * Armed while a flush is due. A flush that comes earlier (a response joins its frame, hub.ts)
+   * leaves it armed: it then finds nothing and ends, and the next batch does not arm another. One
+   * timer per FLUSH_DELAY_MS, not one per call (a timer each cost ~19 µs of the proxy's time a
+   * call in bench/echo-latency.mjs: as many timers as calls in 4 ms, each a turn of the loop).
+   */
+  private flushTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly deps: FeedDeps) {}
 
@@ -109,14 +115,14 @@ export class TabFeed {
   queue(event: TraceEvent): void {
     this.pending.push(event);
     this.touched.add(event.session);
-    if (this.flushScheduled) return;
-    this.flushScheduled = true;
-    setTimeout(() => this.flush(), FLUSH_DELAY_MS);
+    this.flushTimer ??= setTimeout(() => {
+      this.flushTimer = undefined;
+      this.flush();
+    }, FLUSH_DELAY_MS);
   }
 
   /** Sends what is queued: one text for every tab that takes everything, one per tab that picked sessions. */
   flush(): void {
-    this.flushScheduled = false;
     if (this.pending.length === 0) return;
     const events = this.pending;
     const touched = this.touched;

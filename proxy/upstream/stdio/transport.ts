@@ -19,7 +19,7 @@ import { LineSplitter } from './line-splitter.ts';
 import { textOf } from '../../pipeline/frame-text.ts';
 import { extraOf, recordFrame, type FrameExtra } from '../../pipeline/frame-record.ts';
 import { stringifySafe } from '../../../lib/json/safe-json.ts';
-import type { TraceRecorder } from '../../pipeline/trace-recorder.ts';
+import { now, type TraceRecorder } from '../../pipeline/trace-recorder.ts';
 import { KILL_GRACE_MS, KILL_WAIT_MS, signalGroup, spawnFailure, stopGroup } from '../../system/process-group.ts';
 import { watchProcessGroup, type Watchdog } from '../../system/watchdog.ts';
 import { childEnvFor } from './child-env.ts';
@@ -126,8 +126,13 @@ export class StdioTapTransport implements Transport {
     if (!stdin || this.closed || !stdin.writable) throw new Error('Not connected: the server process is not running');
     // The page's exact text where it gave one; a deep message would throw in JSON.stringify (frame-text.ts).
     const raw = textOf(message) ?? stringifySafe(message) ?? '';
-    recordFrame(this.trace, 'out', raw, { parsed: { value: message } });
-    if (stdin.write(raw + '\n')) return;
+    // Written, then recorded with the time before the write: the server starts on the frame while
+    // it is recorded, and nothing can come between the two (one turn of the loop; an answer is
+    // read in a later one, so the trace keeps the order). About 10 µs off every round trip.
+    const at = now();
+    const written = stdin.write(raw + '\n');
+    recordFrame(this.trace, 'out', raw, { parsed: { value: message }, at });
+    if (written) return;
     // Every send that meets a full pipe waits on the same 'drain' (one set of listeners, not three per send).
     this.draining ??= this.drained(stdin).finally(() => (this.draining = undefined));
     await this.draining;
