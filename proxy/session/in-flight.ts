@@ -1,18 +1,19 @@
 /**
- * The page's requests in flight on one session: each with its abort controller and its timer
+ * The page's requests in flight on one session: each with its cancellation (cancel.ts) and its timer
  * (request-timer.ts). The page's Cancel aborts one; a disconnect or a restart aborts them all, with
  * the reason the page then shows (issue 25: "The server was restarted (server.mjs changed)…").
  */
+import { Cancel } from './cancel.ts';
 import { RequestTimer, type TimerOptions } from './request-timer.ts';
 
 export type Progressed = (progress: { progress: number; total?: number; message?: string }) => void;
 
 export class InFlight {
-  private readonly controllers = new Map<string, AbortController>();
+  private readonly controllers = new Map<string, Cancel>();
 
-  /** Runs `send` under a controller and timer of its own; progress restarts the timer (when asked) and reaches `onProgress`. */
-  async run<T>(uiId: string, options: TimerOptions & { onProgress?: Progressed }, send: (signal: AbortSignal, onProgress?: Progressed) => Promise<T>): Promise<T> {
-    const controller = new AbortController();
+  /** Runs `send` under a cancellation and timer of its own; progress restarts the timer (when asked) and reaches `onProgress`. */
+  async run<T>(uiId: string, options: TimerOptions & { onProgress?: Progressed }, send: (cancel: Cancel, onProgress?: Progressed) => Promise<T>): Promise<T> {
+    const controller = new Cancel();
     this.controllers.set(uiId, controller);
     const onProgress = options.onProgress;
     // The send first, its timer after: the write to the server happens within `send`'s first
@@ -20,7 +21,7 @@ export class InFlight {
     const timer = new RequestTimer(controller, options);
     let sending: Promise<T>;
     try {
-      sending = send(controller.signal, onProgress ? (p) => (timer.progressed(), onProgress(p)) : undefined);
+      sending = send(controller, onProgress ? (p) => (timer.progressed(), onProgress(p)) : undefined);
     } catch (error) {
       sending = Promise.reject(error);
     }

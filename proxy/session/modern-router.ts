@@ -78,7 +78,7 @@ export class ModernRouter extends RawRouter {
       if (round >= MAX_ROUNDS) {
         return { ok: false, error: { code: 'TOO_MANY_ROUNDS', message: `The server asked for input ${MAX_ROUNDS} times in a row without completing; Loupe stopped re-sending ${method}.` }, rpcId: outcome.rpcId };
       }
-      const answered = await this.fulfil(asked, { call: first, method: callName(method, params), round }, options.signal);
+      const answered = await this.fulfil(asked, { call: first, method: callName(method, params), round }, options.cancel.signal);
       if (!answered.ok) return { ok: false, error: answered.error, rpcId: outcome.rpcId };
       const { inputResponses: _old, requestState: _state, ...rest } = sendParams;
       sendParams = { ...rest, inputResponses: answered.responses, ...(asked.requestState !== undefined ? { requestState: asked.requestState } : {}) };

@@ -9,6 +9,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { IGNORE_NOTIFICATION, RawRouter } from './raw-router.ts';
+import { Cancel } from './cancel.ts';
 import { TraceRecorder } from '../pipeline/trace-recorder.ts';
 
 async function connected() {
@@ -33,7 +34,7 @@ describe('RawRouter: the session times every request, for every face', () => {
   it('reports the time from the write to the answer, with the answer as the server sent it', async () => {
     const { router, close } = await connected();
     const progress: number[] = [];
-    const outcome = await router.request('tools/call', { name: 'wait', arguments: { ms: 120 } }, { signal: new AbortController().signal, onProgress: (p) => progress.push(p.progress) });
+    const outcome = await router.request('tools/call', { name: 'wait', arguments: { ms: 120 } }, { cancel: new Cancel(), onProgress: (p) => progress.push(p.progress) });
     expect(outcome).toMatchObject({ ok: true, rpcId: 'loupe-1', result: { content: [{ type: 'text', text: 'waited 120' }] } });
     expect(outcome.durationMs).toBeGreaterThanOrEqual(115);
     expect(outcome.durationMs).toBeLessThan(60_000);
@@ -55,11 +56,11 @@ describe('RawRouter: the session times every request, for every face', () => {
     await close();
   });
 
-  it('a request cancelled by its signal is timed to the cancellation', async () => {
+  it('a request cancelled is timed to the cancellation', async () => {
     const { router, close } = await connected();
-    const controller = new AbortController();
-    setTimeout(() => controller.abort('Cancelled by the user'), 50);
-    const outcome = await router.request('tools/call', { name: 'wait', arguments: { ms: 20_000 } }, { signal: controller.signal });
+    const cancel = new Cancel();
+    setTimeout(() => cancel.abort('Cancelled by the user'), 50);
+    const outcome = await router.request('tools/call', { name: 'wait', arguments: { ms: 20_000 } }, { cancel });
     expect(outcome).toMatchObject({ ok: false, error: { code: 'CANCELLED', message: 'Cancelled by the user' } });
     expect(outcome.durationMs).toBeGreaterThanOrEqual(45);
     expect(outcome.durationMs, 'timed to the cancellation, not to the answer 20 s later').toBeLessThan(15_000);

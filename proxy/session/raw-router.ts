@@ -14,6 +14,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import type { LoupeError, RequestId, RpcError } from '../../lib/wire/wire.ts';
 import type { TraceRecorder } from '../pipeline/trace-recorder.ts';
+import type { Cancel } from './cancel.ts';
 import { stringifySafe } from '../../lib/json/safe-json.ts';
 import { rememberText, textOf } from '../pipeline/frame-text.ts';
 import { exactFrameOf, textOfExtra } from '../pipeline/frame-record.ts';
@@ -48,7 +49,7 @@ interface Waiting {
 
 export interface RouterRequestOptions {
   /** Aborting sends notifications/cancelled; the reason (an RpcError or a string) becomes the error. */
-  signal: AbortSignal;
+  cancel: Cancel;
   onProgress?: (progress: ProgressParams) => void;
   /** This request re-sends an earlier one after an `input_required` result (issue 12): its frame is marked. */
   round?: { call: RequestId; n: number };
@@ -149,9 +150,7 @@ export class RawRouter {
     } catch (error) {
       sent = Promise.reject(error);
     }
-    const onAbort = () => this.cancel(id, options.signal.reason);
-    options.signal.addEventListener('abort', onAbort, { once: true });
-    if (options.signal.aborted) onAbort();
+    const stopListening = options.cancel.onAbort((reason) => this.cancel(id, reason));
     try {
       await sent;
       return { ...(await answer), rpcId: id };
@@ -159,7 +158,7 @@ export class RawRouter {
       this.settle(id, { ok: false, error: sendError(error) });
       return { ...(await answer), rpcId: id };
     } finally {
-      options.signal.removeEventListener('abort', onAbort);
+      stopListening();
       const token = (sendParams?._meta as { progressToken?: RequestId } | undefined)?.progressToken;
       if (token !== undefined) this.progress.delete(key(token));
     }

@@ -1,4 +1,5 @@
 /** The timeout of one request from the page, owned by Loupe rather than the SDK (see raw-router.ts). */
+import type { Cancel } from './cancel.ts';
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 
@@ -19,7 +20,7 @@ export class RequestTimer {
   private readonly timeoutMs: number;
 
   constructor(
-    private readonly controller: AbortController,
+    private readonly controller: Cancel,
     private readonly options: TimerOptions,
   ) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;

@@ -278,8 +278,8 @@ export class Session {
   async request(uiId: string, method: string, params: Record<string, unknown> | undefined, options: RequestOptions = {}): Promise<RequestOutcome> {
     const raw = this.raw;
     if (!raw || this.statusValue !== 'connected') return { ok: false, error: this.notConnected() };
-    return this.inFlight.run(uiId, options, async (signal, onProgress) => {
-      const send = () => raw.request(method, params, { signal, byView: options.byView, onProgress });
+    return this.inFlight.run(uiId, options, async (cancel, onProgress) => {
+      const send = () => raw.request(method, params, { cancel, byView: options.byView, onProgress });
       const outcome = await send();
       // A step-up (403 insufficient_scope) or a refresh that failed: sign in again, then send once more.
       if (!outcome.ok && outcome.error.code === 'UNAUTHORIZED' && this.oauth && (await this.oauth.signInAgain(this.transport))) return await send();
