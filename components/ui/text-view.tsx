@@ -3,8 +3,9 @@
  * with a 20 MB result), the rest on request or as a download. JSON is detected and pretty-printed,
  * with a switch back to the raw text.
  */
-import { useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { prettyJson } from '../../lib/content/tool-result.ts';
+import { utf8Length } from '../../lib/content/utf8-length.ts';
 import { formatSize } from '../../lib/trace/trace.ts';
 import { downloadData } from './download.ts';
 import { Pre } from './text.tsx';
@@ -37,19 +38,33 @@ function Switch({ pretty, onPretty }: { pretty: boolean; onPretty(on: boolean): 
   );
 }
 
+/**
+ * The text's UTF-8 size; for a long text, measured once the preview is on screen (a scan of a 5 MB
+ * result takes ~5 ms the preview need not wait for, bench/tool-result-render.mjs): undefined until then.
+ */
+function useByteSize(text: string): number | undefined {
+  const long = text.length > TEXT_PREVIEW;
+  const [measured, setMeasured] = useState<{ text: string; bytes: number }>();
+  useEffect(() => {
+    if (long) setMeasured({ text, bytes: utf8Length(text) });
+  }, [text, long]);
+  if (!long) return text.length;
+  return measured?.text === text ? measured.bytes : undefined;
+}
+
 export function TextView({ text, filename, mimeType = 'text/plain', className = '' }: TextViewProps): ReactNode {
   const json = useMemo(() => (looksLikeJson(text) ? prettyJson(text) : undefined), [text]);
   const [pretty, setPretty] = useState(true);
   const [all, setAll] = useState(false);
   const shown = json !== undefined && pretty ? json : text;
   const cut = !all && shown.length > TEXT_PREVIEW;
-  const size = useMemo(() => (text.length > TEXT_PREVIEW ? new Blob([text]).size : text.length), [text]);
+  const size = useByteSize(text);
   return (
     <div className={`rounded-md border border-zinc-200 dark:border-zinc-700 ${className}`}>
       {(json !== undefined || text.length > TEXT_PREVIEW) && (
         <div className="flex flex-wrap items-center gap-2 border-b border-zinc-200 px-2 py-1 text-xs text-zinc-500 dark:border-zinc-700 dark:text-zinc-400">
           {json !== undefined && <><span>JSON</span><Switch pretty={pretty} onPretty={setPretty} /></>}
-          {cut && <span>Showing the first {formatSize(TEXT_PREVIEW)} of {formatSize(size)}.</span>}
+          {cut && <span>Showing the first {formatSize(TEXT_PREVIEW)}{size !== undefined ? ` of ${formatSize(size)}` : ''}.</span>}
           {cut && <button type="button" className={small} onClick={() => setAll(true)}>Show all</button>}
           {all && shown.length > TEXT_PREVIEW && <button type="button" className={small} onClick={() => setAll(false)}>Show less</button>}
           {text.length > TEXT_PREVIEW && <button type="button" className={small} onClick={() => downloadData(text, filename, mimeType)}>Download</button>}

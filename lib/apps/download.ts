@@ -9,6 +9,7 @@
  */
 
 import { base64Bytes } from '../content/media.ts';
+import { utf8Length } from '../content/utf8-length.ts';
 
 /** At most this many bytes are saved for one request, all files together. */
 export const MAX_DOWNLOAD_BYTES = 20 * 1024 * 1024;
@@ -57,7 +58,7 @@ export function fileNameFor(uri: string, fallback: string): string {
 /** Bytes of a content (text as UTF-8). */
 export function contentSize(content: FileContent): number {
   if (content.base64 !== undefined) return base64Bytes(content.base64) ?? content.base64.length;
-  return new TextEncoder().encode(content.text ?? '').length;
+  return utf8Length(content.text ?? '');
 }
 
 /** The content of a resource's contents item (`text` or `blob`), if it has one. */

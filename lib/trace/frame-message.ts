@@ -24,6 +24,11 @@ export function frameMessage(frame: Pick<FrameEvent, 'raw'>): unknown {
   return value === NOT_JSON ? undefined : value;
 }
 
+/** Whether the frame's text was parsed already (reading it then costs nothing). */
+export function frameParsed(frame: Pick<FrameEvent, 'raw'>): boolean {
+  return parsed.has(frame);
+}
+
 /** Whether the frame's text is JSON at all (`null` is). */
 export function frameIsJson(frame: Pick<FrameEvent, 'raw'>): boolean {
   frameMessage(frame);

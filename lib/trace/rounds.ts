@@ -12,7 +12,7 @@
  * never per render.
  * Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/utilities/mrtr
  */
-import { frameMessage, frameParamsObject } from './frame-message.ts';
+import { frameMessage, frameParamsObject, frameParsed } from './frame-message.ts';
 import type { HistoryRow } from './trace.ts';
 import type { FrameEvent, RequestId, ServerRequest, TraceEvent } from '../wire/wire.ts';
 
@@ -47,8 +47,11 @@ function frameOf(row: HistoryRow): FrameEvent | undefined {
 export function resultTypeOf(response: HistoryRow): RoundOutcome {
   if (response.kind === 'error') return 'error';
   const frame = frameOf(response);
+  if (!frame) return 'complete';
   // Only a result that can say so is parsed: a flood of other responses costs a substring check.
-  if (!frame || !/input_required|"task"/.test(frame.raw)) return 'complete';
+  // One parsed already (a call's answer, which the page joined to its response) is read instead:
+  // the check scans the whole text, ~2 ms of a 5 MB result's render (issue 23).
+  if (!frameParsed(frame) && !/input_required|"task"/.test(frame.raw)) return 'complete';
   const message = frameMessage(frame) as { result?: { resultType?: unknown } } | undefined;
   const type = message?.result?.resultType;
   return type === 'input_required' || type === 'task' ? type : 'complete';
