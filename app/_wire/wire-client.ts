@@ -4,7 +4,7 @@
  * beyond the socket itself.
  */
 import { stringifySafe } from '../../lib/json/safe-json.ts';
-import { parseServerMessage, type ClientMessage, type ServerMessage } from '../../lib/wire/wire.ts';
+import { messagesOf, parseServerMessage, type ClientMessage, type ServerMessage } from '../../lib/wire/wire.ts';
 import type { SocketState } from '../_session/loupe-state.ts';
 
 /** Delays before reconnect attempts 1, 2, 3 …; the last one repeats. */
@@ -100,7 +100,8 @@ export class WireClient {
     }
     const text = typeof data === 'string' ? data : '';
     const parsed = parseServerMessage(text, this.apart);
-    if (parsed.ok) this.options.onMessage(parsed.message);
+    // An `events` message may carry the `response` it completes: the events first, then the response.
+    if (parsed.ok) for (const message of messagesOf(parsed.message)) this.options.onMessage(message);
     else this.options.onInvalid(typeof data === 'string' ? text : '(binary message)', parsed.error);
   }
 

@@ -37,6 +37,8 @@ export class BenchWireClient {
         // The page's own step (lib/wire/envelope-text.ts): each `rawApart` event takes the next text that came apart.
         if (this.#apart.length > 0) putBackApart(message, this.#apart);
         this.#take(message);
+        // As the page reads it (lib/wire/wire.ts messagesOf): an `events` message may carry the response it completes.
+        if (message.type === 'events' && message.response) this.#take(message.response);
       }
     });
   }

@@ -6,8 +6,9 @@
  */
 import { z } from 'zod';
 import { ServerConfigSchema } from '../model/server-config.ts';
-import { ClientCapabilityChoiceSchema, LoupeErrorSchema, RequestIdSchema, RootSchema, RpcErrorSchema, ServerRequestSchema, SessionInfoSchema } from './base.ts';
+import { ClientCapabilityChoiceSchema, LoupeErrorSchema, RootSchema, RpcErrorSchema, ServerRequestSchema, SessionInfoSchema } from './base.ts';
 import { TraceEventSchema, TraceStatsSchema } from './events.ts';
+import { EventsMessageSchema, ProgressMessageSchema, ResponseMessageSchema } from './response.ts';
 import { ConfigLocationSchema, SavedCallSchema, SavedQuerySchema, TESTS_CLIENT_MESSAGES, WorkspaceStateSchema } from './workspace.ts';
 import { ListenMessageSchema, SetLogLevelMessageSchema, UnlistenMessageSchema } from './modern.ts';
 import { DoctorReportMessageSchema, RunDoctorMessageSchema } from './doctor.ts';
@@ -25,6 +26,7 @@ export { RequestMessageSchema, type RequestMessage };
 
 export * from './base.ts';
 export * from './events.ts';
+export * from './response.ts';
 export * from './workspace.ts';
 export * from './modern.ts';
 export * from './doctor.ts';
@@ -243,60 +245,6 @@ export const SessionMessageSchema = z.object({ type: z.literal('session'), sessi
 
 export const SessionRemovedMessageSchema = z.object({ type: z.literal('session-removed'), session: z.string() });
 
-/** Trace events, batched: the proxy coalesces what arrives within one tick into one message. */
-export const EventsMessageSchema = z.object({
-  type: z.literal('events'),
-  events: z.array(TraceEventSchema),
-  stats: z.array(TraceStatsSchema).optional(),
-});
-
-/**
- * The answer to a `request` or `send-raw`. On the wire the proxy may send, instead of `result` /
- * `error`, `frame`: the server's JSON-RPC response exactly as it arrived, spliced in as JSON (never
- * re-serialised: a result nested 20,000 deep passes, issue 8). `parseServerMessage` lifts its
- * `result` / `error` into the fields below, so consumers see one shape.
- */
-export const ResponseMessageSchema = z.discriminatedUnion('ok', [
-  z.object({
-    type: z.literal('response'),
-    id: z.string(),
-    session: z.string(),
-    ok: z.literal(true),
-    /** Absent only where `frameSeq` stands in for it. */
-    result: z.unknown().optional(),
-    durationMs: z.number(),
-    /** The JSON-RPC id the request went out with (find its frames in the trace). */
-    rpcId: RequestIdSchema.optional(),
-    /**
-     * Instead of `result`, to a tab that asked for it (`/ws?frames=seq`) and has the session's
-     * trace: the seq of the trace frame that holds the server's response, sent just before this
-     * envelope. The result crosses to the page once, in the frame (issue 23).
-     */
-    frameSeq: z.number().optional(),
-  }),
-  z.object({
-    type: z.literal('response'),
-    id: z.string(),
-    session: z.string(),
-    ok: z.literal(false),
-    /** A JSON-RPC error from the server, or a local failure. */
-    error: z.union([RpcErrorSchema, LoupeErrorSchema]),
-    durationMs: z.number(),
-    rpcId: RequestIdSchema.optional(),
-  }),
-]);
-export type ResponseMessage = z.infer<typeof ResponseMessageSchema>;
-
-/** Progress the server reported for a request of this tab (`notifications/progress`). */
-export const ProgressMessageSchema = z.object({
-  type: z.literal('progress'),
-  id: z.string(),
-  session: z.string(),
-  progress: z.number(),
-  total: z.number().optional(),
-  message: z.string().optional(),
-});
-export type ProgressMessage = z.infer<typeof ProgressMessageSchema>;
 
 /** A server→client request arrived (to every tab). */
 export const ServerRequestMessageSchema = z.object({ type: z.literal('server-request'), request: ServerRequestSchema });
@@ -379,6 +327,13 @@ export function parseClientMessage(text: string): { ok: true; message: ClientMes
 export function parseClientData(data: unknown): { ok: true; message: ClientMessage } | { ok: false; error: string } {
   const parsed = ClientMessageSchema.safeParse(data);
   return parsed.success ? { ok: true, message: parsed.data } : { ok: false, error: parsed.error.message };
+}
+
+/** The messages one envelope stands for, in order: an `events` message with its `response` is two. */
+export function messagesOf(message: ServerMessage): ServerMessage[] {
+  if (message.type !== 'events' || message.response === undefined) return [message];
+  const { response, ...events } = message;
+  return [events, response];
 }
 
 /**

@@ -3,7 +3,7 @@
  * running Loupe exactly as the page does.
  */
 import WebSocket from 'ws';
-import { parseServerMessage, type ResponseMessage, type ServerMessage, type SessionInfo, type TraceEvent } from '../../lib/wire/wire.ts';
+import { messagesOf, parseServerMessage, type ResponseMessage, type ServerMessage, type SessionInfo, type TraceEvent } from '../../lib/wire/wire.ts';
 
 export class WireTestClient {
   readonly messages: ServerMessage[] = [];
@@ -19,7 +19,7 @@ export class WireTestClient {
       this.texts.push(data.toString());
       const parsed = parseServerMessage(data.toString());
       if (!parsed.ok) throw new Error(`invalid server message: ${parsed.error}`);
-      this.take(parsed.message);
+      for (const message of messagesOf(parsed.message)) this.take(message);
     });
   }
 

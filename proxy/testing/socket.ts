@@ -3,7 +3,7 @@
  * every message the hub sends it (parsed, and as text), and can play messages from the page.
  */
 import type { WebSocket } from 'ws';
-import { parseServerMessage, type ServerMessage } from '../../lib/wire/wire.ts';
+import { messagesOf, parseServerMessage, type ServerMessage } from '../../lib/wire/wire.ts';
 
 export class FakeSocket {
   readonly OPEN = 1;
@@ -11,6 +11,8 @@ export class FakeSocket {
   bufferedAmount = 0;
   readonly sent: ServerMessage[] = [];
   readonly texts: string[] = [];
+  /** The text each of `sent` came in (an `events` message carries its `response`: both came in one). */
+  readonly carriedIn: string[] = [];
   /** Frame texts sent apart, as binary messages (subscriptions.ts, RAW_APART_CHARS), decoded. */
   readonly apart: string[] = [];
   /** Those not yet put back into the `events` message that names them. */
@@ -28,7 +30,11 @@ export class FakeSocket {
     const parsed = parseServerMessage(text, this.waitingApart);
     if (!parsed.ok) throw new Error(parsed.error);
     this.texts.push(text);
-    this.sent.push(parsed.message);
+    // An `events` message that carries its `response` counts as the two it stands for.
+    for (const message of messagesOf(parsed.message)) {
+      this.sent.push(message);
+      this.carriedIn.push(text);
+    }
   }
 
   on(event: string, handler: (...args: unknown[]) => void): this {

@@ -18,11 +18,12 @@ export interface HubContext {
   /** A message already serialised (a `response` built around the server's own frame text) to one tab. */
   sendText(ws: WebSocket, text: string): void;
   /**
-   * The tab has this session's frames and joins a response to its frame (issue 23: a frame crosses
-   * to the page once). The trace events queued so far go out now, so that the frame is there
-   * before the response that refers to it.
+   * Where the tab has this session's frames and joins a response to its frame (issue 23: a frame
+   * crosses to the page once): the trace events queued so far go out now, with `response` in the
+   * same message (after them, so the frame it refers to is there first), and true. Else false,
+   * and nothing is sent.
    */
-  flushForFrame(ws: WebSocket, session: string): boolean;
+  sendJoined(ws: WebSocket, session: string, response: ServerMessage & { type: 'response' }): boolean;
   /** An `error` to one tab. */
   sendError(ws: WebSocket, error: LoupeError): void;
   /** A message to every tab, after the trace events already queued (it must not overtake them). */

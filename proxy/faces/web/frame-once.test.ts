@@ -48,7 +48,7 @@ async function responseTo(tab: FakeSocket, id: string): Promise<Extract<ServerMe
 }
 
 describe('a result crosses to the page once', () => {
-  it('a joining tab gets the frame, then a response naming its seq and no result; another tab gets the result inline', async () => {
+  it('a joining tab gets the frame, then a response naming its seq and no result, in one message; another tab gets the result inline', async () => {
     const { session, joining, plain } = await connected();
     joining.receive(bigText('a', session));
     plain.receive(bigText('b', session));
@@ -57,9 +57,14 @@ describe('a result crosses to the page once', () => {
 
     expect(referred.ok && referred.frameSeq).toEqual(expect.any(Number));
     expect(referred.ok && referred.result).toBeUndefined();
-    const envelope = joining.texts[joining.sent.indexOf(referred)];
-    expect(envelope.length).toBeLessThan(300);
     const seq = referred.ok ? referred.frameSeq! : -1;
+    // The response rides in the `events` message that carries its frame (one socket write, one
+    // message for the page), after the events; the result is in neither (its text came apart).
+    const carrier = joining.carriedIn[joining.sent.indexOf(referred)];
+    expect(carrier.startsWith('{"type":"events"')).toBe(true);
+    expect(carrier).toContain(`"seq":${seq}`);
+    expect(carrier.indexOf(`"seq":${seq}`)).toBeLessThan(carrier.indexOf('"response":'));
+    expect(carrier.length).toBeLessThan(10_000);
     const { frameAt, responseAt } = positions(joining, 'a', seq);
     expect(frameAt).toBeGreaterThanOrEqual(0);
     expect(frameAt).toBeLessThan(responseAt);

@@ -295,9 +295,9 @@ export class Hub implements HubContext {
     this.feed.flush();
   }
 
-  flushForFrame(ws: WebSocket, session: string): boolean {
+  sendJoined(ws: WebSocket, session: string, response: ServerMessage & { type: 'response' }): boolean {
     if (!this.feed.joinsFramesOf(ws, session)) return false;
-    this.flush();
+    this.feed.flush({ ws, text: serialise(response) });
     return true;
   }
 

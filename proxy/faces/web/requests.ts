@@ -48,10 +48,8 @@ function sendOutcome(hub: HubContext, ws: WebSocket, base: ResponseHead, outcome
     return hub.sendTo(ws, { ...base, ok: false, error });
   }
   // A frame crosses to the page once (issue 23): a tab that has the session's trace gets the
-  // number of the answer's frame, sent just before, and finds the result there.
-  if (outcome.ok && outcome.frameSeq !== undefined && hub.flushForFrame(ws, base.session)) {
-    return hub.sendTo(ws, { ...base, ok: true, frameSeq: outcome.frameSeq });
-  }
+  // number of the answer's frame, in the message that carries the frame, and finds the result there.
+  if (outcome.ok && outcome.frameSeq !== undefined && hub.sendJoined(ws, base.session, { ...base, ok: true, frameSeq: outcome.frameSeq })) return;
   if (outcome.frame !== undefined) {
     const head = JSON.stringify({ ...base, ok: outcome.ok });
     return hub.sendText(ws, `${head.slice(0, -1)},"frame":${outcome.frame}}`);

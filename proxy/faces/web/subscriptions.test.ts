@@ -47,7 +47,7 @@ describe('TabFeed batching', () => {
     const { feed, tab } = feedWithTab();
     for (let seq = 1; seq <= 5; seq++) {
       feed.queue(frame(seq));
-      // A response joins its frame: the batch goes out at once (hub.ts flushForFrame).
+      // A response joins its frame: the batch goes out at once (hub.ts sendJoined).
       feed.flush();
     }
     feed.queue(frame(6));
@@ -56,5 +56,20 @@ describe('TabFeed batching', () => {
     vi.advanceTimersByTime(FLUSH_DELAY_MS);
     expect(sentSeqs(tab)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('a response rides in its tab\'s events message, after the events; alone when nothing is queued', () => {
+    const { feed, tab } = feedWithTab();
+    const other = new FakeSocket();
+    feed.add(asWs(other), true);
+    const response = (id: string) => ({ ws: asWs(tab), text: JSON.stringify({ type: 'response', id, session: 's1', ok: true, durationMs: 1, frameSeq: 1 }) });
+    feed.queue(frame(1));
+    feed.flush(response('r1'));
+    expect(tab.texts).toHaveLength(1);
+    expect(tab.sent.map((m) => m.type)).toEqual(['events', 'response']);
+    expect(other.sent.map((m) => m.type)).toEqual(['events']);
+    feed.flush(response('r2'));
+    expect(tab.texts).toHaveLength(2);
+    expect(tab.sent.map((m) => m.type)).toEqual(['events', 'response', 'response']);
   });
 });

@@ -121,9 +121,17 @@ export class TabFeed {
     }, FLUSH_DELAY_MS);
   }
 
-  /** Sends what is queued: one text for every tab that takes everything, one per tab that picked sessions. */
-  flush(): void {
-    if (this.pending.length === 0) return;
+  /**
+   * Sends what is queued: one text for every tab that takes everything, one per tab that picked
+   * sessions. `answer`: a `response` (its text) for one tab, which goes in that tab's message as
+   * its `response` member, after the events (one message, one socket write, one message for the
+   * page to read instead of two: bench/echo-latency.mjs), or alone when nothing is queued.
+   */
+  flush(answer?: Answer): void {
+    if (this.pending.length === 0) {
+      if (answer) this.deps.sendText(answer.ws, answer.text);
+      return;
+    }
     const events = this.pending;
     const touched = this.touched;
     this.pending = [];
@@ -134,19 +142,20 @@ export class TabFeed {
     for (const [ws, tab] of this.tabs) {
       const way = tab.joinsFrames ? 'apart' : 'inline';
       if (tab.mode !== 'some') {
-        this.send(ws, (everything[way] ??= encode(changed.length > 0 ? { type: 'events', events, stats: changed } : { type: 'events', events }, way === 'apart')));
+        this.send(ws, (everything[way] ??= encode(changed.length > 0 ? { type: 'events', events, stats: changed } : { type: 'events', events }, way === 'apart')), answer);
         continue;
       }
       // Counts for every session in the batch: the tab shows them for the sessions it does not follow.
       counts ??= [...touched].map((id) => this.deps.stats(id)).filter((s): s is TraceStats => s !== undefined);
       const message: Extract<ServerMessage, { type: 'events' }> = { type: 'events', events: tab.full.size > 0 ? events.filter((e) => tab.full.has(e.session)) : [], stats: counts };
-      this.send(ws, encode(message, way === 'apart'));
+      this.send(ws, encode(message, way === 'apart'), answer);
     }
   }
 
-  private send(ws: WebSocket, encoded: Encoded): void {
+  private send(ws: WebSocket, encoded: Encoded, answer: Answer | undefined): void {
     for (const bytes of encoded.apart) this.deps.sendBinary(ws, bytes);
-    this.deps.sendText(ws, encoded.text);
+    // The response spliced in as text: the shared events text is not serialised again per tab.
+    this.deps.sendText(ws, answer?.ws === ws ? `${encoded.text.slice(0, -1)},"response":${answer.text}}` : encoded.text);
   }
 
   /** Trace stats of the sessions in this batch whose dropped count moved: the page shows drops live. */
@@ -160,6 +169,12 @@ export class TabFeed {
     }
     return out;
   }
+}
+
+/** A response for one tab, to go with the events it completes (TabFeed.flush). */
+export interface Answer {
+  ws: WebSocket;
+  text: string;
 }
 
 interface Encoded {

@@ -10,7 +10,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { parseServerMessage, type ResponseMessage, type ServerMessage, type SessionInfo } from '../../../lib/wire/wire.ts';
+import { messagesOf, parseServerMessage, type ResponseMessage, type ServerMessage, type SessionInfo } from '../../../lib/wire/wire.ts';
 import { jsonDepth } from '../../../lib/json/safe-json.ts';
 import { launch, type RunningLoupe } from '../../launch.ts';
 import { testUiRoot } from '../../testing/harness.ts';
@@ -61,14 +61,18 @@ class Tab {
     this.received += 1;
     const parsed = parseServerMessage(text);
     if (!parsed.ok) this.invalid.push(`${parsed.error.slice(0, 300)} in ${text.slice(0, 200)}`);
-    else if (parsed.message.type === 'response') this.responses.set(parsed.message.id, parsed.message);
-    else if (parsed.message.type === 'snapshot') {
-      this.snapshot = parsed.message;
-      for (const s of parsed.message.sessions) this.sessions.set(s.id, s);
-    } else if (parsed.message.type === 'session') this.sessions.set(parsed.message.session.id, parsed.message.session);
-    else if (parsed.message.type === 'error') this.errors += 1;
-    else if (parsed.message.type === 'events') this.frames += parsed.message.events.filter((e) => e.kind === 'frame' && e.dir === 'in').length;
+    else for (const message of messagesOf(parsed.message)) this.note(message);
     for (const wake of this.wake.splice(0)) wake();
+  }
+
+  private note(message: ServerMessage): void {
+    if (message.type === 'response') this.responses.set(message.id, message);
+    else if (message.type === 'snapshot') {
+      this.snapshot = message;
+      for (const s of message.sessions) this.sessions.set(s.id, s);
+    } else if (message.type === 'session') this.sessions.set(message.session.id, message.session);
+    else if (message.type === 'error') this.errors += 1;
+    else if (message.type === 'events') this.frames += message.events.filter((e) => e.kind === 'frame' && e.dir === 'in').length;
   }
 
   async until<T>(check: () => T | undefined, what: string, timeoutMs = 20_000): Promise<T> {
