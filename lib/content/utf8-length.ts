@@ -7,7 +7,7 @@
 
 /** Characters encoded at a time; each takes at most three bytes. */
 const SLICE = 64 * 1024;
-let encoder: TextEncoder | undefined;
+let encoder: InstanceType<typeof TextEncoder> | undefined;
 let buffer: Uint8Array | undefined;
 
 export function utf8Length(text: string): number {
