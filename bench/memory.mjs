@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Idle resident memory (VmRSS of the process and of the `/bin/sh` watchdogs Loupe starts beside its
+ * Idle resident memory (VmRSS of the process and of the `/bin/sh` watchdog Loupe starts beside its
  * stdio servers (proxy/system/watchdog.ts); not the MCP server itself, on either side) with one stdio session to
  * server-everything:
  *   Loupe:    `node dist/proxy/cli.js --no-open --port 0` (its default target), as in normal use: the

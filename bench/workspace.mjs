@@ -10,9 +10,9 @@
  *
  * Memory: Loupe idle with ten sessions against Loupe idle with one (same server), both with one
  * WebSocket client attached, SETTLE_MS after all are connected: (ten − one) / 9 per extra session.
- * The figure is Loupe's VmRSS plus the Pss of its `/bin/sh` watchdogs (one per stdio session,
- * proxy/system/watchdog.ts): a shell's pages are shared with every other shell, so its RSS would be
- * counted ten times over (the RSS figure is printed too). The MCP servers are not counted.
+ * The figure is Loupe's VmRSS plus the Pss of its `/bin/sh` watchdog (one for all stdio sessions,
+ * proxy/system/watchdog.ts; Pss: a shell's pages are shared with every other shell; the RSS figure
+ * is printed too). The MCP servers are not counted.
  * No floor is measured for this figure: the old budget (< 3 MB per extra idle session) is printed
  * for context only.
  *
