@@ -9,19 +9,19 @@ import { RequestTimer, type TimerOptions } from './request-timer.ts';
 export type Progressed = (progress: { progress: number; total?: number; message?: string }) => void;
 
 export class InFlight {
-  private readonly controllers = new Map<string, Cancel>();
+  private readonly cancels = new Map<string, Cancel>();
 
   /** Runs `send` under a cancellation and timer of its own; progress restarts the timer (when asked) and reaches `onProgress`. */
   async run<T>(uiId: string, options: TimerOptions & { onProgress?: Progressed }, send: (cancel: Cancel, onProgress?: Progressed) => Promise<T>): Promise<T> {
-    const controller = new Cancel();
-    this.controllers.set(uiId, controller);
+    const cancel = new Cancel();
+    this.cancels.set(uiId, cancel);
     const onProgress = options.onProgress;
-    // The send first, its timer after: the write to the server happens within `send`'s first
-    // turn, and the timer's setup is no part of the way there (no progress can come before it).
-    const timer = new RequestTimer(controller, options);
+    // The timer is made first (progress restarts it) and armed after the send: the write to the
+    // server happens within `send`'s first turn, and arming is no part of the way there.
+    const timer = new RequestTimer(cancel, options);
     let sending: Promise<T>;
     try {
-      sending = send(controller, onProgress ? (p) => (timer.progressed(), onProgress(p)) : undefined);
+      sending = send(cancel, onProgress ? (p) => (timer.progressed(), onProgress(p)) : undefined);
     } catch (error) {
       sending = Promise.reject(error);
     }
@@ -30,19 +30,19 @@ export class InFlight {
       return await sending;
     } finally {
       timer.stop();
-      this.controllers.delete(uiId);
+      this.cancels.delete(uiId);
     }
   }
 
   cancel(uiId: string, reason: string): boolean {
-    const controller = this.controllers.get(uiId);
-    controller?.abort(reason);
-    return controller !== undefined;
+    const cancel = this.cancels.get(uiId);
+    cancel?.abort(reason);
+    return cancel !== undefined;
   }
 
   /** `reason`: a sentence, or a `{ code, message }` error the requests fail with as it is. */
   abortAll(reason: unknown): void {
-    for (const controller of this.controllers.values()) controller.abort(reason);
-    this.controllers.clear();
+    for (const cancel of this.cancels.values()) cancel.abort(reason);
+    this.cancels.clear();
   }
 }

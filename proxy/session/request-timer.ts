@@ -20,7 +20,7 @@ export class RequestTimer {
   private readonly timeoutMs: number;
 
   constructor(
-    private readonly controller: Cancel,
+    private readonly cancel: Cancel,
     private readonly options: TimerOptions,
   ) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
@@ -49,6 +49,6 @@ export class RequestTimer {
 
   private expire(why: string): void {
     this.stop();
-    this.controller.abort({ code: -32001, message: `Request timed out: ${why}` });
+    this.cancel.abort({ code: -32001, message: `Request timed out: ${why}` });
   }
 }

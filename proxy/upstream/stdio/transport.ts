@@ -145,8 +145,11 @@ export class StdioTapTransport implements Transport {
   async sendText(raw: string): Promise<void> {
     const stdin = this.child?.stdin;
     if (!stdin || this.closed || !stdin.writable) throw new Error('Not connected: the server process is not running');
-    recordFrame(this.trace, 'out', raw);
-    if (stdin.write(raw + '\n')) return;
+    // Written, then recorded with the time before the write, as `send` does.
+    const at = now();
+    const written = stdin.write(raw + '\n');
+    recordFrame(this.trace, 'out', raw, { at });
+    if (written) return;
     this.draining ??= this.drained(stdin).finally(() => (this.draining = undefined));
     await this.draining;
   }
