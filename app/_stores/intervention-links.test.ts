@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { TraceIndex } from '../../lib/trace/row-index.ts';
-import { exportTrace, parseTrace } from '../../lib/trace/jsonl.ts';
+import { exportTrace } from '../../lib/trace/jsonl.ts';
+import { parseTrace } from '../../lib/trace/read-trace.ts';
 import type { TraceEvent } from '../../lib/wire/wire.ts';
 import { interventionLinks } from './intervention-links.ts';
 import { testSession } from '../_wire/port-fixture.ts';

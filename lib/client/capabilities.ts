@@ -4,7 +4,7 @@
  * https://modelcontextprotocol.io/specification/2025-11-25/client
  */
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
-import { ClientCapabilityChoiceSchema, type ClientCapabilityChoice } from '../wire/base.ts';
+import { ClientCapabilityChoiceSchema, type ClientCapabilityChoice } from '../wire/capability-choice.ts';
 import { TASKS_EXTENSION } from '../model/modern-meta.ts';
 import { APP_MIME, APPS_EXTENSION } from '../apps/meta.ts';
 

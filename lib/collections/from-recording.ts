@@ -9,7 +9,7 @@
  * list requests (unless `lists`: they pin the whole surface, which the lockfile does better), the
  * follow-ups of a task (`tasks/*`: the task id is new on each run), and requests without an answer.
  */
-import { parseTrace } from '../trace/jsonl.ts';
+import { parseTrace } from '../trace/read-trace.ts';
 import { conversationOf, type Exchange } from '../trace/exchanges.ts';
 import { planReplay, type ReplayStep } from '../headless/verify-plan.ts';
 import { callFromHistory, proposeAssertions, uniqueName } from './propose.ts';

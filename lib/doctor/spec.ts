@@ -21,7 +21,9 @@ import * as v1 from '@modelcontextprotocol/sdk/types.js';
 import { issueTexts, pathText, typeName, valueAt, type Issue } from './spec-issues.ts';
 import type { Finding } from '../model/doctor.ts';
 import { MODERN_VERSION } from '../model/modern-meta.ts';
-import { schemaReferenceUrl, type FrameEvent, type SpecEvent, type TraceEvent } from '../wire/events.ts';
+import type { FrameEvent, SpecEvent, TraceEvent } from '../wire/events.ts';
+// Not from events.ts, which builds every trace event's zod schema: the proxy loads this module at start (issue 23).
+import { schemaReferenceUrl } from '../wire/constants.ts';
 
 export type SpecEra = 'legacy' | 'modern';
 type Dir = 'in' | 'out';

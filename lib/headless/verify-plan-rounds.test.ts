@@ -5,7 +5,8 @@
  * client capabilities are read from the per-request `_meta` envelope.
  */
 import { describe, expect, it } from 'vitest';
-import type { ImportedTrace, TraceHeader } from '../trace/jsonl.ts';
+import type { TraceHeader } from '../trace/jsonl.ts';
+import type { ImportedTrace } from '../trace/read-trace.ts';
 import { planReplay, recordedClientChoice, recordedModern } from './verify.ts';
 import type { FrameEvent, TraceEvent } from '../wire/wire.ts';
 

@@ -6,7 +6,7 @@
 import { CLIENT_CAPABILITIES_KEY, isModernVersion, PROTOCOL_VERSION_KEY, TASKS_EXTENSION } from '../model/modern-meta.ts';
 import { stringifySafe } from '../json/safe-json.ts';
 import { conversationOf, readFrame, type Exchange, type ReadFrame } from '../trace/exchanges.ts';
-import type { ImportedTrace } from '../trace/jsonl.ts';
+import type { ImportedTrace } from '../trace/read-trace.ts';
 import type { ClientCapabilityChoice, FrameEvent } from '../wire/wire.ts';
 
 export interface ReplayStep {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ImportedTrace, TraceHeader } from '../trace/jsonl.ts';
+import type { TraceHeader } from '../trace/jsonl.ts';
+import type { ImportedTrace } from '../trace/read-trace.ts';
 import { compileIgnores, DEFAULT_IGNORES, planReplay, recordedClientChoice, Verification, type LiveAnswer, type ReplayPlan } from './verify.ts';
 import { formatVerifyText, verifyExitCode } from './verify-text.ts';
 import type { FrameEvent, TraceEvent } from '../wire/wire.ts';

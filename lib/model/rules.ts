@@ -138,4 +138,3 @@ export type HeldFrame = z.infer<typeof HeldFrameSchema>;
 export const HoldEndSchema = z.enum(['forwarded', 'edited', 'dropped', 'responded', 'timeout', 'gone']);
 export type HoldEnd = z.infer<typeof HoldEndSchema>;
 
-export const DEFAULT_HOLD_TIMEOUT_MS = 120_000;

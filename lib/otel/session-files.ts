@@ -4,7 +4,8 @@
  * exported as OTLP JSON: its frames turned into spans the way the live exporter makes them, with
  * the spans servers sent Loupe beside them, every marked secret value masked.
  */
-import type { ImportedTrace, TraceHeader } from '../trace/jsonl.ts';
+import type { TraceHeader } from '../trace/jsonl.ts';
+import type { ImportedTrace } from '../trace/read-trace.ts';
 import { secretScrubber } from '../trace/secret-mask.ts';
 import type { TraceEvent } from '../wire/wire.ts';
 import type { SessionInfo } from '../wire/wire.ts';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TraceIndex } from './row-index.ts';
-import { defaultSecretChoice, exportTrace, looksSecret, maskConfig, parseTrace, secretCandidates, TRACE_FORMAT } from './jsonl.ts';
+import { defaultSecretChoice, exportTrace, looksSecret, maskConfig, secretCandidates, TRACE_FORMAT } from './jsonl.ts';
+import { parseTrace } from './read-trace.ts';
 import type { SessionInfo, TraceEvent } from '../wire/wire.ts';
 
 const session: SessionInfo = {

@@ -7,13 +7,15 @@
  * Secrets: the proxy masks every event at the source (lib/trace/secret-mask.ts); the session's config
  * has the env values and header values the user marked secret replaced by a mask, and (optionally)
  * those values are also replaced wherever they appear in the events, by the same rule.
+ *
+ * Writing only: reading a trace (read-trace.ts) checks each line with the trace events' zod
+ * schemas, which a Loupe that records does not need to build (issue 23).
  */
-import { z } from 'zod';
 import { mayCarryCredential, maskTraceEvent, MIN_SECRET_CHARS, scrubberFor } from './secret-mask.ts';
 import type { ServerConfig } from '../model/server-config.ts';
 import type { HistoryRow } from './trace.ts';
 import type { SessionInfo } from '../wire/base.ts';
-import { TraceEventSchema, type TraceEvent, type TraceStats } from '../wire/events.ts';
+import type { TraceEvent, TraceStats } from '../wire/events.ts';
 
 export const TRACE_FORMAT = 'mcp-loupe-trace';
 export const TRACE_FORMAT_VERSION = 1;
@@ -164,73 +166,4 @@ export function exportTrace(input: ExportInput): string {
   }
   while (next < extra.length) lines.push(eventLine(extra[next++], values));
   return lines.join('\n') + '\n';
-}
-
-const HeaderSchema = z.looseObject({
-  format: z.literal(TRACE_FORMAT),
-  version: z.number(),
-  exportedAt: z.string().optional(),
-  session: z.looseObject({ id: z.string() }),
-});
-
-export interface ImportedTrace {
-  header: TraceHeader;
-  events: TraceEvent[];
-  /** Lines that could not be read (line numbers from 1), at most 20 listed. */
-  problems: { line: number; error: string }[];
-  problemCount: number;
-  /**
-   * The line number of a last line cut short (a recording that stopped mid-write, issue 10): it is
-   * left out and everything before it is used.
-   */
-  truncatedLine?: number;
-}
-
-function readHeader(line: string | undefined): { ok: true; header: TraceHeader } | { ok: false; error: string } {
-  let data: unknown;
-  try {
-    data = JSON.parse(line ?? '');
-  } catch {
-    return { ok: false, error: 'The first line is not JSON: this is not a Loupe trace (JSON Lines with a header line).' };
-  }
-  const parsed = HeaderSchema.safeParse(data);
-  if (!parsed.success) return { ok: false, error: `The first line is not a Loupe trace header (expected "format": "${TRACE_FORMAT}").` };
-  if (parsed.data.version > TRACE_FORMAT_VERSION) return { ok: false, error: `Trace format version ${parsed.data.version} is newer than this Loupe reads (${TRACE_FORMAT_VERSION}).` };
-  return { ok: true, header: parsed.data as unknown as TraceHeader };
-}
-
-function readEvent(line: string): { ok: true; event: TraceEvent } | { ok: false; error: string } {
-  let data: unknown;
-  try {
-    data = JSON.parse(line);
-  } catch {
-    return { ok: false, error: 'not JSON' };
-  }
-  if (data !== null && typeof data === 'object') delete (data as { meta?: unknown }).meta;
-  const parsed = TraceEventSchema.safeParse(data);
-  return parsed.success ? { ok: true, event: parsed.data } : { ok: false, error: parsed.error.issues[0]?.message ?? 'not a trace event' };
-}
-
-/** Read a JSONL trace. Bad event lines are skipped and counted; a bad header fails the whole file. */
-export function parseTrace(text: string): { ok: true; trace: ImportedTrace } | { ok: false; error: string } {
-  const lines = text.split(/\r?\n/);
-  const first = lines.findIndex((l) => l.trim() !== '');
-  const header = readHeader(lines[first]);
-  if (!header.ok) return header;
-  const events: TraceEvent[] = [];
-  const problems: { line: number; error: string }[] = [];
-  let problemCount = 0;
-  let truncatedLine: number | undefined;
-  // A file that does not end with a newline may have stopped mid-line.
-  const last = text.endsWith('\n') ? -1 : lines.length - 1;
-  for (let i = first + 1; i < lines.length; i += 1) {
-    if (lines[i].trim() === '') continue;
-    const read = readEvent(lines[i]);
-    if (read.ok) events.push(read.event);
-    else if (i === last && read.error === 'not JSON') truncatedLine = i + 1;
-    else if (++problemCount <= 20) problems.push({ line: i + 1, error: read.error });
-  }
-  // The index needs trace order; a hand-edited file may not keep it.
-  if (events.some((e, i) => i > 0 && e.seq <= events[i - 1].seq)) events.sort((a, b) => a.seq - b.seq);
-  return { ok: true, trace: { header: header.header, events, problems, problemCount, ...(truncatedLine === undefined ? {} : { truncatedLine }) } };
 }

@@ -16,7 +16,8 @@ import type { HistoryRow } from './trace.ts';
 import { cancelledRequestId, capabilityViolation, declaredInInitialize, frameViolations, parseFrame, requiredCapabilities, type Violation } from './violations.ts';
 import { deprecatedMethodViolation, frameEra, headerViolation, isMcpPost, pickBody, resultTypeViolation, serverAccepted, sessionIdViolation, standaloneGetViolation, type Era } from './violations-modern.ts';
 import type { ClientCapabilityChoice, FrameEvent, HttpEvent, RequestId, StderrEvent, TraceEvent } from '../wire/wire.ts';
-import { schemaReferenceUrl, type SpecEvent } from '../wire/events.ts';
+import type { SpecEvent } from '../wire/events.ts';
+import { schemaReferenceUrl } from '../wire/constants.ts';
 import { otherRow } from './other-rows.ts';
 
 /** Stderr text kept for the stderr stream (the rows keep every chunk too, within the event cap). */

@@ -5,6 +5,9 @@
 import { z } from 'zod';
 import { ServerConfigSchema } from '../model/server-config.ts';
 import { OAuthStateSchema } from './oauth.ts';
+import { ClientCapabilityChoiceSchema } from './capability-choice.ts';
+
+export { ClientCapabilityChoiceSchema, type ClientCapabilityChoice } from './capability-choice.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Shared pieces
@@ -87,22 +90,6 @@ export type RpcError = z.infer<typeof RpcErrorSchema>;
 // ---------------------------------------------------------------------------------------------
 // What Loupe declares in `initialize` (the client's side: sampling, elicitation, roots, tasks)
 
-/**
- * The client capabilities the user chose for a connection; all on by default.
- * https://modelcontextprotocol.io/specification/2025-11-25/client
- */
-export const ClientCapabilityChoiceSchema = z.object({
-  sampling: z.boolean().default(true),
-  samplingTools: z.boolean().default(true),
-  elicitationForm: z.boolean().default(true),
-  elicitationUrl: z.boolean().default(true),
-  roots: z.boolean().default(true),
-  rootsListChanged: z.boolean().default(true),
-  tasks: z.boolean().default(true),
-  /** MCP Apps (issue 24): the `io.modelcontextprotocol/ui` extension, with its one MIME type. */
-  apps: z.boolean().default(true),
-});
-export type ClientCapabilityChoice = z.infer<typeof ClientCapabilityChoiceSchema>;
 
 export const RootSchema = z.object({ uri: z.string(), name: z.string().optional() });
 export type Root = z.infer<typeof RootSchema>;

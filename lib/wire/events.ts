@@ -186,11 +186,6 @@ export const SpansEventSchema = z.object({
 });
 export type SpansEvent = z.infer<typeof SpansEventSchema>;
 
-/** The schema reference page of a protocol version (what a spec event's violation links to). */
-export function schemaReferenceUrl(version: string): string {
-  return `https://modelcontextprotocol.io/specification/${encodeURIComponent(version)}/schema`;
-}
-
 export const TraceEventSchema = z.discriminatedUnion('kind', [
   FrameEventSchema,
   StderrEventSchema,

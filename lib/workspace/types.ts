@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { ProtocolChoiceSchema, type ServerConfig } from '../model/server-config.ts';
-import { ClientCapabilityChoiceSchema, type ClientCapabilityChoice } from '../wire/base.ts';
+import { ClientCapabilityChoiceSchema, type ClientCapabilityChoice } from '../wire/capability-choice.ts';
 import { SavedCallSchema, SavedQuerySchema } from '../model/workspace-schemas.ts';
 import type { Rule } from '../model/rules.ts';
 import type { Collection } from '../collections/schema.ts';

@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseTrace } from '../../lib/trace/jsonl.ts';
+import { parseTrace } from '../../lib/trace/read-trace.ts';
 import { LoupeHarness } from '../testing/harness.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseTrace } from '../../lib/trace/jsonl.ts';
+import { parseTrace } from '../../lib/trace/read-trace.ts';
 import { Engine } from './engine.ts';
 import { recordingPath } from './record.ts';
 

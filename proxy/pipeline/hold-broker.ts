@@ -3,7 +3,10 @@
  * and gateway sessions. A hold waits for a person (the Intercept tab, through any face) or its
  * timer, which forwards the frame as it is; a session that ends releases its holds as `gone`.
  */
-import { DEFAULT_HOLD_TIMEOUT_MS, type Direction, type HeldFrame, type HoldDecision, type HoldEnd, type RuleRef } from '../../lib/model/rules.ts';
+import type { Direction, HeldFrame, HoldDecision, HoldEnd, RuleRef } from '../../lib/model/rules.ts';
+
+/** How long a held frame waits for a person before it goes on as it was. A constant here, not in lib/model/rules.ts: that module builds the rules' zod schemas, which a Loupe without rules never needs (issue 23). */
+export const DEFAULT_HOLD_TIMEOUT_MS = 120_000;
 
 export interface HoldRequest {
   session: string;

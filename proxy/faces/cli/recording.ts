@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { EXIT } from './io.ts';
 
-export type ImportedTrace = Extract<ReturnType<typeof import('../../../lib/trace/jsonl.ts').parseTrace>, { ok: true }>['trace'];
+export type ImportedTrace = Extract<ReturnType<typeof import('../../../lib/trace/read-trace.ts').parseTrace>, { ok: true }>['trace'];
 
 /** A recording, read or explained (exit 2): which line is bad, and that the complete lines are used. */
 export function readTrace(path: string, say: (line: string) => void): ImportedTrace | number {
@@ -28,9 +28,9 @@ export function readTrace(path: string, say: (line: string) => void): ImportedTr
   return trace;
 }
 
-let parseTraceText: typeof import('../../../lib/trace/jsonl.ts').parseTrace;
+let parseTraceText: typeof import('../../../lib/trace/read-trace.ts').parseTrace;
 
 /** Loads the trace reader (zod) only for the modes that read a recording; readTrace needs it loaded. */
 export async function loadTraceReader(): Promise<void> {
-  parseTraceText ??= (await import('../../../lib/trace/jsonl.ts')).parseTrace;
+  parseTraceText ??= (await import('../../../lib/trace/read-trace.ts')).parseTrace;
 }

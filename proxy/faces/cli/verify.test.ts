@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { ServerConfig } from '../../../lib/model/server-config.ts';
-import { parseTrace, type ImportedTrace } from '../../../lib/trace/jsonl.ts';
+import { parseTrace, type ImportedTrace } from '../../../lib/trace/read-trace.ts';
 import { defaultServer } from '../../default-server.ts';
 import { openFaceSession } from './face-session.ts';
 import type { Session } from '../../session/session.ts';

@@ -9,7 +9,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { fetchAllPages } from '../../../lib/client/paged-list.ts';
 import { diffLock, lockFromLists, lockExitCode, lockText, parseLock, type LockDiff, type ToolLock } from '../../../lib/headless/tool-lock.ts';
 import { diffSurfaces, formatSurfaceDiff, type SurfaceDiff } from '../../../lib/surface/diff.ts';
-import type { ImportedTrace } from '../../../lib/trace/jsonl.ts';
+import type { ImportedTrace } from '../../../lib/trace/read-trace.ts';
 import { compileIgnores, planReplay, Verification, type LiveAnswer, type ReplayStep, type VerifyReport } from '../../../lib/headless/verify.ts';
 import type { FrameEvent, TraceEvent } from '../../../lib/wire/wire.ts';
 import type { RequestOutcome, Session } from '../../session/session.ts';

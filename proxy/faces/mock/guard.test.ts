@@ -17,7 +17,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { parseTrace } from '../../../lib/trace/jsonl.ts';
+import { parseTrace } from '../../../lib/trace/read-trace.ts';
 import { startMock, type RunningMock } from './mock.ts';
 import { runBuiltCli, stopChild } from '../../testing/children.ts';
 

@@ -15,7 +15,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { CreateMessageRequestSchema, ListRootsRequestSchema, LoggingMessageNotificationSchema, McpError, ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TraceIndex } from '../../../lib/trace/row-index.ts';
-import { defaultSecretChoice, exportTrace, parseTrace, type ImportedTrace } from '../../../lib/trace/jsonl.ts';
+import { defaultSecretChoice, exportTrace } from '../../../lib/trace/jsonl.ts';
+import { parseTrace, type ImportedTrace } from '../../../lib/trace/read-trace.ts';
 import type { ServerConfig } from '../../../lib/model/server-config.ts';
 import { openFaceSession } from '../cli/face-session.ts';
 import { StreamClientTransport } from '../../testing/stream-transport.ts';
@@ -203,7 +204,7 @@ describe('over stdio', () => {
   it.skipIf(!tsNode)('serves a client that spawns it as a process', async () => {
     const script = join(ROOT, 'proxy/faces/mock/mock.ts');
     const source = `import { readFileSync } from 'node:fs';
-      import { parseTrace } from ${JSON.stringify(join(ROOT, 'lib/trace/jsonl.ts'))};
+      import { parseTrace } from ${JSON.stringify(join(ROOT, 'lib/trace/read-trace.ts'))};
       import { startMock } from ${JSON.stringify(script)};
       const parsed = parseTrace(readFileSync(process.argv[1], 'utf8'));
       const mock = await startMock(parsed.trace, { log: (line) => process.stderr.write(line + '\\n') });

@@ -20,7 +20,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { buildAnswerTable, MockConversation, type AnswerTable, type Outgoing } from '../../../lib/headless/mock-match.ts';
 import { conversationOf } from '../../../lib/trace/exchanges.ts';
-import type { ImportedTrace } from '../../../lib/trace/jsonl.ts';
+import type { ImportedTrace } from '../../../lib/trace/read-trace.ts';
 import { BodyReader } from '../../listen/body-limits.ts';
 import { answerError, MOCK, newEndpointToken, refused } from '../../listen/endpoint-guard.ts';
 import { MockSessions } from './sessions.ts';

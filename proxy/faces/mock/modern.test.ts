@@ -16,7 +16,7 @@ import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcont
 import type { Transport as LegacyTransport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { parseTrace, type ImportedTrace } from '../../../lib/trace/jsonl.ts';
+import { parseTrace, type ImportedTrace } from '../../../lib/trace/read-trace.ts';
 import type { ServerConfig } from '../../../lib/model/server-config.ts';
 import type { SessionInfo } from '../../../lib/wire/wire.ts';
 import { openFaceSession } from '../cli/face-session.ts';

@@ -6,7 +6,8 @@
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TraceIndex } from '../../../lib/trace/row-index.ts';
-import { defaultSecretChoice, exportTrace, parseTrace, type ImportedTrace } from '../../../lib/trace/jsonl.ts';
+import { defaultSecretChoice, exportTrace } from '../../../lib/trace/jsonl.ts';
+import { parseTrace, type ImportedTrace } from '../../../lib/trace/read-trace.ts';
 import type { ServerConfig } from '../../../lib/model/server-config.ts';
 import { openFaceSession } from '../cli/face-session.ts';
 import { startMock, type MockOptions, type RunningMock } from './mock.ts';
