@@ -35,7 +35,20 @@ export function productFiles(root = ROOT) {
 /** The product files one file imports (static, dynamic and type-only imports of relative or `@/` paths). */
 export function importsOf(file, root = ROOT) {
   const text = readFileSync(join(root, file), 'utf8');
-  const specs = [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)(['"])((?:\.\.?\/|@\/)[^'"]+)\1/gm)].map((m) => m[2]);
+  return targets(file, [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)(['"])((?:\.\.?\/|@\/)[^'"]+)\1/gm)].map((m) => m[2]), root);
+}
+
+/**
+ * The product files one file loads as it is loaded: its static imports and re-exports, not
+ * `import type` nor `import()` (what a launch reads before it runs: proxy/startup-imports.test.ts).
+ */
+export function runtimeImportsOf(file, root = ROOT) {
+  const text = readFileSync(join(root, file), 'utf8');
+  return targets(file, [...text.matchAll(/^(?:import|export)\s+(?!type\b)(?:[^'";]*?\sfrom\s+)?(['"])((?:\.\.?\/|@\/)[^'"]+)\1/gm)].map((m) => m[2]), root);
+}
+
+/** Import specifiers of `file` as repository paths, those that exist. */
+function targets(file, specs, root) {
   return specs.map((spec) => normalize(spec.startsWith('@/') ? spec.slice(2) : join(dirname(file), spec))).filter((target) => existsSync(join(root, target)));
 }
 

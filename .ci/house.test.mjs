@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
-import { foldersWithoutReadme, importCircles, longFiles, longFunctions, prefixGroups, productFolders, ROOT } from './house.mjs';
+import { foldersWithoutReadme, importCircles, longFiles, longFunctions, prefixGroups, productFolders, ROOT, runtimeImportsOf } from './house.mjs';
 
 const TOP = ['.ci', 'app', 'bench', 'components', 'docs', 'e2e', 'lib', 'proxy'];
 
@@ -75,4 +75,38 @@ describe('the house', () => {
     expect(await errors('lib/json/jsonc.ts', "export const n: number = 'text';\n")).toEqual(["TS2322: Type 'string' is not assignable to type 'number'."]);
     expect(await errors('components/ui/list-status.tsx', "export const n: number = 1;\n")).toEqual([]);
   }, 300_000);
+});
+
+/**
+ * What a plain launch loads (issue 23: start-up loads only what the first screen needs). The
+ * static imports reachable from the command line and the hub (type-only imports and `import()`
+ * left out, as at run time) must not reach the modules that build zod schemas the first screen
+ * never uses: every wire envelope's, every trace event's, the rules', OAuth's. Each of those cost
+ * the idle proxy heap (about 1 MB in all, measured after a GC), and a launch their building.
+ */
+describe('a plain launch', () => {
+  const reachable = (roots) => {
+    const seen = new Set();
+    const stack = [...roots];
+    while (stack.length > 0) {
+      const file = stack.pop();
+      if (seen.has(file)) continue;
+      seen.add(file);
+      stack.push(...runtimeImportsOf(file));
+    }
+    return seen;
+  };
+  const loaded = reachable(['proxy/cli.ts', 'proxy/launch.ts', 'proxy/faces/web/hub.ts', 'proxy/pipeline/trace-recorder.ts', 'proxy/session/session.ts']);
+
+  it('reaches the hub and a session (the graph is read)', () => {
+    expect(loaded.has('proxy/faces/web/hub.ts')).toBe(true);
+    expect(loaded.has('proxy/session/session.ts')).toBe(true);
+    expect(loaded.has('proxy/pipeline/spec-validator.ts')).toBe(true);
+    expect(loaded.size).toBeGreaterThan(60);
+  });
+
+  it('does not build the wire, trace event, rules or OAuth schemas', () => {
+    const heavy = ['lib/wire/wire.ts', 'lib/wire/base.ts', 'lib/wire/events.ts', 'lib/wire/oauth.ts', 'lib/otel/schema.ts', 'lib/model/rules.ts', 'lib/trace/read-trace.ts'];
+    expect(heavy.filter((file) => loaded.has(file))).toEqual([]);
+  });
 });

@@ -11,7 +11,7 @@
  *   pipe, `read` sees EOF, and the watchdog SIGTERMs every group still on its list, waits the grace
  *   while any of them still exists, then SIGKILLs them and exits.
  * One for all, not one per server: ten servers cost one `/bin/sh` spawn (a fork of Loupe, ~2.5 ms
- * of its main thread each) and one process, not ten (bench/cold-start.mjs, ten servers).
+ * of its main thread each) and one process, not ten (bench/workspace.mjs).
  * The watchdog lives in its own session (`detached`, setsid): Ctrl-C in a terminal (SIGINT to the
  * foreground group) and SIGHUP on closing the terminal never reach it, so it cannot kill early;
  * it ignores INT and HUP besides. It cannot outlive Loupe (EOF when Loupe goes). libuv creates

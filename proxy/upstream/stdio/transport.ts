@@ -126,16 +126,7 @@ export class StdioTapTransport implements Transport {
     if (!stdin || this.closed || !stdin.writable) throw new Error('Not connected: the server process is not running');
     // The page's exact text where it gave one; a deep message would throw in JSON.stringify (frame-text.ts).
     const raw = textOf(message) ?? stringifySafe(message) ?? '';
-    // Written, then recorded with the time before the write: the server starts on the frame while
-    // it is recorded, and nothing can come between the two (one turn of the loop; an answer is
-    // read in a later one, so the trace keeps the order). About 10 µs off every round trip.
-    const at = now();
-    const written = stdin.write(raw + '\n');
-    recordFrame(this.trace, 'out', raw, { parsed: { value: message }, at });
-    if (written) return;
-    // Every send that meets a full pipe waits on the same 'drain' (one set of listeners, not three per send).
-    this.draining ??= this.drained(stdin).finally(() => (this.draining = undefined));
-    await this.draining;
+    await this.writeLine(stdin, raw, { value: message });
   }
 
   /**
@@ -145,11 +136,21 @@ export class StdioTapTransport implements Transport {
   async sendText(raw: string): Promise<void> {
     const stdin = this.child?.stdin;
     if (!stdin || this.closed || !stdin.writable) throw new Error('Not connected: the server process is not running');
-    // Written, then recorded with the time before the write, as `send` does.
+    await this.writeLine(stdin, raw);
+  }
+
+  /**
+   * Writes one line, then records it with the time before the write: the server starts on the
+   * frame while it is recorded, and nothing can come between the two (one turn of the loop; an
+   * answer is read in a later one, so the trace keeps the order). About 10 µs off every round trip.
+   * `parsed`: the message the text stands for, when there is one (not parsed again).
+   */
+  private async writeLine(stdin: Writable, raw: string, parsed?: { value: unknown }): Promise<void> {
     const at = now();
     const written = stdin.write(raw + '\n');
-    recordFrame(this.trace, 'out', raw, { at });
+    recordFrame(this.trace, 'out', raw, { parsed, at });
     if (written) return;
+    // Every send that meets a full pipe waits on the same 'drain' (one set of listeners, not three per send).
     this.draining ??= this.drained(stdin).finally(() => (this.draining = undefined));
     await this.draining;
   }
