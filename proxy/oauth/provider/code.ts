@@ -29,8 +29,11 @@ export class AuthorizationCodeProvider extends BaseProvider {
   private latest?: string;
   /** Verifiers saved by auth() and not yet matched to their authorization URL. */
   private verifiers: string[] = [];
-  /** The sign-in whose code is being exchanged (takeState), and whether the exchange has begun. */
-  private exchange?: { state: string; verifier: string; scope?: string };
+  /**
+   * The sign-in whose code is being exchanged (takeState), the client its code was issued to, and
+   * whether the exchange has begun.
+   */
+  private exchange?: { state: string; verifier: string; scope?: string; clientId?: string };
   private exchanging = false;
   private exchangedScope?: string;
 
@@ -63,6 +66,10 @@ export class AuthorizationCodeProvider extends BaseProvider {
   }
 
   clientInformation(): OAuthClientInformationMixed | undefined {
+    // During an exchange the code's own client, whatever another request registered meanwhile
+    // (auth() reads this after its discovery's awaits, when others may have registered).
+    const exchanging = this.exchange?.clientId !== undefined ? this.registered.get(this.exchange.clientId) : undefined;
+    if (exchanging) return exchanging;
     if (this.client) return this.client;
     if (!this.options.clientId) return undefined;
     const secret = this.options.clientSecret ? { client_secret: this.options.clientSecret } : {};
@@ -122,6 +129,9 @@ export class AuthorizationCodeProvider extends BaseProvider {
   saveTokens(tokens: OAuthTokens): void {
     // RFC 6749 §5.1: a token response without `scope` granted what was asked.
     const asked = this.exchanging ? this.exchangedScope : undefined;
+    // The tokens belong to the client that exchanged the code: its refreshes must use it.
+    const owner = this.exchanging && this.exchange?.clientId !== undefined ? this.registered.get(this.exchange.clientId) : undefined;
+    if (owner) this.client = owner;
     super.saveTokens(asked !== undefined && tokens.scope === undefined ? { ...tokens, scope: asked } : tokens);
     this.exchange = undefined;
     this.exchanging = false;
@@ -165,10 +175,11 @@ export class AuthorizationCodeProvider extends BaseProvider {
     this.signIns.delete(state);
     if (this.latest === state) this.latest = undefined;
     if (this.now() - signIn.created > SIGN_IN_LIFETIME_MS) return false;
-    this.exchange = { state, verifier: signIn.verifier, scope: signIn.url.searchParams.get('scope') ?? undefined };
     // Two requests that failed together may each have registered a client: the code belongs to the
     // one this sign-in's URL names, so that one must make the exchange.
-    const client = this.registered.get(signIn.url.searchParams.get('client_id') ?? '');
+    const clientId = signIn.url.searchParams.get('client_id') ?? '';
+    const client = this.registered.get(clientId);
+    this.exchange = { state, verifier: signIn.verifier, scope: signIn.url.searchParams.get('scope') ?? undefined, clientId: client ? clientId : undefined };
     if (client && client !== this.client) {
       this.client = client;
       this.persist();

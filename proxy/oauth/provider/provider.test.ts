@@ -233,11 +233,11 @@ describe('sign-in bookkeeping (no server: the calls auth() makes, in its order)'
     const opened: URL[] = [];
     const p = createOAuthProvider({ clientId: 'pre', clientSecret: 'shh-secret' }, { redirectUrl: 'http://127.0.0.1:7/oauth/callback', onAuthorizationUrl: (u) => opened.push(u), onChange: () => changes.push(p.authState()), now: () => now.t });
     /** state() → saveCodeVerifier() → redirectToAuthorization(), as auth() does; returns the state. */
-    const startSignIn = (verifier: string, scope = 'mcp'): string => {
+    const startSignIn = (verifier: string, scope = 'mcp', clientId = 'pre'): string => {
       const state = p.state!() as string;
       void p.saveCodeVerifier(verifier);
       const url = new URL('https://as.example/authorize');
-      url.search = new URLSearchParams({ client_id: 'pre', state, scope, code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256' }).toString();
+      url.search = new URLSearchParams({ client_id: clientId, state, scope, code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256' }).toString();
       void p.redirectToAuthorization(url);
       return state;
     };
@@ -260,6 +260,27 @@ describe('sign-in bookkeeping (no server: the calls auth() makes, in its order)'
     // ...but once exchanged, it is spent.
     expect(p.takeState(a)).toBe(false);
     expect(p.takeState(b)).toBe(false);
+  });
+
+  it('a client registered by another request during an exchange does not make it: the code\'s own client does', async () => {
+    const { p, startSignIn } = provider();
+    const redirect_uris = ['http://127.0.0.1:7/oauth/callback'];
+    // Two requests failed together; each registered a client and started a sign-in.
+    await p.saveClientInformation!({ client_id: 'first', redirect_uris });
+    const first = startSignIn('verifier-a'.padEnd(43, 'a'), 'mcp', 'first');
+    await p.saveClientInformation!({ client_id: 'second', redirect_uris });
+    startSignIn('verifier-b'.padEnd(43, 'b'), 'mcp', 'second');
+    expect(p.takeState(first)).toBe(true);
+    // While the exchange discovers metadata, a third request registers yet another client.
+    await p.saveClientInformation!({ client_id: 'third', redirect_uris });
+    expect((await p.clientInformation())?.client_id).toBe('first');
+    // The SDK stamping the issuer on it keeps it the exchange's client.
+    await p.saveClientInformation!({ client_id: 'first', redirect_uris, issuer: 'https://as.example' } as never);
+    expect((await p.clientInformation())?.client_id).toBe('first');
+    expect(await p.codeVerifier()).toBe('verifier-a'.padEnd(43, 'a'));
+    await p.saveTokens({ access_token: 'a', refresh_token: 'r', token_type: 'Bearer' });
+    // The tokens belong to the client that exchanged the code, so its refreshes use it.
+    expect((await p.clientInformation())?.client_id).toBe('first');
   });
 
   it('a sign-in older than ten minutes is not accepted', () => {
