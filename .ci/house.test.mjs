@@ -109,4 +109,13 @@ describe('a plain launch', () => {
     const heavy = ['lib/wire/wire.ts', 'lib/wire/base.ts', 'lib/wire/events.ts', 'lib/wire/oauth.ts', 'lib/otel/schema.ts', 'lib/model/rules.ts', 'lib/trace/read-trace.ts'];
     expect(heavy.filter((file) => loaded.has(file))).toEqual([]);
   });
+
+  // `ws` is CommonJS: through the ESM loader (import, import()) its five modules left an idle Loupe
+  // 2–4 MB larger than `require` does (proxy/faces/web/server.ts, bench/memory.mjs).
+  it('loads ws with require, not through the ESM loader', () => {
+    const files = [...loaded, 'proxy/faces/web/server.ts'];
+    const importsWs = (file) => /(?<!typeof\s)import\(\s*['"]ws['"]\s*\)(?!\.[A-Z])|^import\s+(?!type\b)[^;]*?\sfrom\s+['"]ws['"]/m.test(readFileSync(join(ROOT, file), 'utf8'));
+    expect(files.filter(importsWs)).toEqual([]);
+    expect(readFileSync(join(ROOT, 'proxy/faces/web/server.ts'), 'utf8')).toMatch(/createRequire\(import\.meta\.url\)\('ws'\)/);
+  });
 });
