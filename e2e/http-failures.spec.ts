@@ -61,7 +61,7 @@ test.describe('a remote server that misbehaves', () => {
     const app = await launch([`${server.base}/auth`]);
     await loupe.open(app.url);
     await loupe.waitForStatus('Failed', 25_000);
-    await expect(page.getByRole('region', { name: 'Connection' }).getByText('The server wants credentials (HTTP 401); Loupe does not sign in with OAuth yet.')).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Connection' }).getByText(`The server wants a sign-in (HTTP 401), and Loupe could not start one: its authorization server ${server.base}/tenant does not offer dynamic client registration, so Loupe has no client to sign in with.`)).toBeVisible();
     await expect(page.getByText(/Discovery tried:/)).toContainText('--header "Authorization: Bearer …"');
     // One list item per step, in the order tried, each with what came back.
     const steps = page.getByRole('list', { name: 'Discovery steps' }).getByRole('listitem');

@@ -126,6 +126,7 @@ async function attempt(kind: 'http' | 'sse', config: HttpConfig, trace: TraceRec
   const auth = authProvider?.authState();
   // Only a failure Loupe named (it has a hint): the SDK's own words are no better than the discovery list.
   if (auth?.phase === 'failed' && auth.error && auth.hint) failed.signIn = { error: auth.error, hint: auth.hint };
+  else if (auth?.phase === 'failed' && auth.error) failed.signInNotStarted = { error: auth.error, authorizationServer: auth.authorizationServer };
   return failed;
 }
 

@@ -20,6 +20,8 @@ export type FailedAttempt = {
   authSteps?: ProbeStep[];
   /** Why signing in failed, when Loupe tried and named the cause (the 401 that remains is its consequence). */
   signIn?: { error: string; hint?: string };
+  /** Why the SDK could not start a sign-in, in its words (no client to sign in with, say), and where. */
+  signInNotStarted?: { error: string; authorizationServer?: string };
 };
 
 /** The SDK's words when an SSE `endpoint` event names another origin (client/sse.js). */
@@ -55,17 +57,27 @@ function versionMismatch(failed: FailedAttempt): LoupeError | undefined {
   return named ? versionMismatchError(named, requested) : failed.error;
 }
 
+/** Why a sign-in never started, in plain words; undefined when the SDK said nothing Loupe can use. */
+function notStartedWhy(failed: FailedAttempt): string | undefined {
+  const why = failed.signInNotStarted;
+  if (!why) return undefined;
+  const server = why.authorizationServer ? `its authorization server ${why.authorizationServer}` : 'its authorization server';
+  if (/dynamic client registration/i.test(why.error)) return `${server} does not offer dynamic client registration, so Loupe has no client to sign in with`;
+  return why.error.replace(/^Initialization failed: /, '').replace(/\.$/, '');
+}
+
 function unauthorized(failed: FailedAttempt): LoupeError | undefined {
   if (failed.failure?.status !== 401) return undefined;
   const steps = failed.authSteps ?? [];
   if (failed.signIn) {
     return { code: 'OAUTH_FAILED', message: `Signing in failed: ${failed.signIn.error}`, hint: failed.signIn.hint, detail: { url: failed.failure.url, httpStatus: 401 } };
   }
+  const why = notStartedWhy(failed);
   return {
     code: 'UNAUTHORIZED',
-    message: 'The server wants credentials (HTTP 401); Loupe does not sign in with OAuth yet.',
+    message: why ? `The server wants a sign-in (HTTP 401), and Loupe could not start one: ${why}.` : 'The server wants credentials (HTTP 401), and Loupe could not sign in.',
     // The steps are in `detail.tried` (the page lists them); the hint keeps them as one line for a terminal.
-    hint: `${steps.length > 0 ? `Discovery tried: ${describeProbe(steps)}. ` : ''}For now pass a token with --header "Authorization: Bearer …".`,
+    hint: `${steps.length > 0 ? `Discovery tried: ${describeProbe(steps)}. ` : ''}Give Loupe a client registered with the authorization server (--client-id, or the OAuth settings), or pass a token with --header "Authorization: Bearer …".`,
     detail: { url: failed.failure.url, httpStatus: 401, contentType: failed.failure.contentType, bodyStart: failed.failure.bodyStart || undefined, tried: steps.length > 0 ? steps : undefined },
   };
 }

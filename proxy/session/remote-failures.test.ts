@@ -118,7 +118,10 @@ describe('remote failures, each in its own words', () => {
   it('a 401 lists each discovery URL tried with its status, and the probes are in the trace', async () => {
     const { client, session } = await connect('/auth');
     expect(session.error?.code).toBe('UNAUTHORIZED');
+    // Loupe tried to sign in: the SDK found no client to sign in with, and the message says so.
+    expect(session.error?.message).toBe(`The server wants a sign-in (HTTP 401), and Loupe could not start one: its authorization server ${base}/tenant does not offer dynamic client registration, so Loupe has no client to sign in with.`);
     const hint = session.error?.hint ?? '';
+    expect(hint).toContain('--client-id');
     expect(hint).toContain(`WWW-Authenticate: resource_metadata ${base}/.well-known/oauth-protected-resource/auth`);
     expect(hint).toContain(`${base}/.well-known/oauth-protected-resource/auth → 200`);
     expect(hint).toContain(`${base}/.well-known/oauth-authorization-server/tenant → 404`);

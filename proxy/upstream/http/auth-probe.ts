@@ -1,7 +1,7 @@
 /**
  * After a 401: which OAuth discovery steps a client would take, tried for real, each with its
- * status. Loupe does not sign in yet (a later issue); the list tells the user what the server
- * offers and where it stops. The SDK's own discovery runs over the tap's fetch, so every probe is
+ * status, for a connection whose sign-in could not start or finish: the list tells the user what
+ * the server offers and where it stops. The SDK's own discovery runs over the tap's fetch, so every probe is
  * also in the trace; the SDK hides the statuses it saw, so the fetch passed to it notes them.
  * https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#authorization-server-discovery
  */
