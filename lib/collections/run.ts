@@ -33,6 +33,8 @@ export interface RunOptions {
   timeoutMs?: number;
   /** Run only the calls with these names; the others are `skipped`. */
   only?: string[];
+  /** Run none: every call is `skipped` for this reason (a collection for another server of the workspace). */
+  skipAll?: string;
   /** Stops the run: the call in flight and every call after it are `skipped`. */
   signal?: AbortSignal;
   /** Each call's verdict, as soon as it is known (the page's table fills in as the run goes). */
@@ -91,6 +93,7 @@ async function runCall(collection: Collection, call: CollectionCall, port: CallP
     for (const name of Object.keys(call.extract ?? {})) state.why[name] = `the call ${JSON.stringify(call.name)}, which extracts it, ${because}`;
     return { ...base, status, reason, ...extra };
   };
+  if (options.skipAll !== undefined) return notRun('skipped', options.skipAll);
   if (options.signal?.aborted) return notRun('skipped', 'The run was stopped before this call.');
   if (options.only !== undefined && !options.only.includes(call.name)) return notRun('skipped', 'Not chosen for this run.');
   const variables = { ...collection.variables, ...state.extracted, ...options.variables };

@@ -42,7 +42,11 @@ export async function runHeadless(options: CliOptions, target: ResolvedTarget | 
   const say = (line: string) => io.stderr(`mcp-loupe: ${line}\n`);
   try {
     if (modeOf(h) === 'mock') return await runMockMode(h, io, say);
-    const picked = target ? pickServer(target) : { ok: false as const, error: 'No server to talk to.' };
+    // A collection file (issue 27) is read first: a bad one, or a --collection it does not have, is
+    // exit 2 with no server run; and the server its collections name is the one to run against.
+    const tests = h.test !== undefined ? (await import('./test.ts')).readTestPlan(h, say) : undefined;
+    if (typeof tests === 'number') return tests;
+    const picked = target ? pickServer(target, tests ? (await import('./test.ts')).serversOfPlan(tests) : []) : { ok: false as const, error: 'No server to talk to.' };
     if (!picked.ok) {
       say(picked.error);
       return EXIT.usage;
@@ -58,10 +62,7 @@ export async function runHeadless(options: CliOptions, target: ResolvedTarget | 
     // An eval file (issue 27) too: a bad file, no model or a missing key is exit 2 before any server starts.
     const evals = h.eval !== undefined ? (await import('./eval.ts')).readEvalPlan(h, process.env, say) : undefined;
     if (typeof evals === 'number') return evals;
-    // And a collection file (issue 27): a bad one, or a --collection it does not have, is exit 2 with no server run.
-    const tests = h.test !== undefined ? (await import('./test.ts')).readTestPlan(h, say) : undefined;
-    if (typeof tests === 'number') return tests;
-    return await withSession(picked.config, picked.secrets, options, io, say, { recorded: recording, pins: picked.pins, evals, tests });
+    return await withSession(picked.config, picked.secrets, options, io, say, { recorded: recording, pins: picked.pins, evals, tests, server: picked.name });
   } catch (error) {
     if (error instanceof UsageError) {
       say(error.message);
@@ -73,25 +74,33 @@ export async function runHeadless(options: CliOptions, target: ResolvedTarget | 
 }
 
 type Secrets = { env: string[]; headers: string[] };
-/** `pins`: the tools' hashes a --config workspace kept for this server (the doctor's hash pinning). */
-type Picked = { ok: true; config: ServerConfig; secrets: Secrets; pins?: Record<string, string> } | { ok: false; error: string };
+/** `pins`: the tools' hashes a --config workspace kept for this server (the doctor's hash pinning); `name`: its name there. */
+type Picked = { ok: true; config: ServerConfig; secrets: Secrets; pins?: Record<string, string>; name?: string } | { ok: false; error: string };
 
-/** The one server of the command line, or the one picked (or only) server of a --config file, references resolved. */
-function pickServer(target: ResolvedTarget): Picked {
+/**
+ * The one server of the command line, or the one picked (or only) server of a --config file,
+ * references resolved. `named`: the servers --test's collections name; when they name one, it is
+ * the pick among several (`--server` still wins).
+ */
+function pickServer(target: ResolvedTarget, named: string[] = []): Picked {
   if (target.config) return { ok: true, config: target.config, secrets: { env: [], headers: [] } };
   const { workspace, path, start } = target.workspace!;
-  const candidates = start.length === 1 ? workspace.servers.filter((s) => s.name === start[0]) : workspace.servers.length === 1 ? workspace.servers : [];
-  const server = candidates[0];
-  if (!server) return { ok: false, error: `${path} has ${workspace.servers.length} servers (${workspace.servers.map((s) => s.name).join(', ')}): pick one with --server NAME.` };
+  const one = start.length === 1 ? start[0] : workspace.servers.length === 1 ? workspace.servers[0].name : named.length === 1 && start.includes(named[0]) ? named[0] : undefined;
+  const server = one !== undefined ? workspace.servers.find((s) => s.name === one) : undefined;
+  if (!server) {
+    const listed = `${path} has ${workspace.servers.length} servers (${workspace.servers.map((s) => s.name).join(', ')})`;
+    if (named.length > 1) return { ok: false, error: `${listed}, and the collections are for ${named.join(', ')}: run --test once for each, with --server NAME.` };
+    return { ok: false, error: `${listed}: pick one with --server NAME.` };
+  }
   const resolved = resolveReferences(server.config, { env: process.env, inputs: {} });
   if (resolved.missing.length > 0) {
     return { ok: false, error: `Server ${JSON.stringify(server.name)} needs ${resolved.missing.map((m) => '${input:' + m + '}').join(', ')}, which only the page can ask for: give the value with -e/--header, or run without --cli.` };
   }
-  return { ok: true, config: resolved.config, secrets: { env: server.secretEnv, headers: server.secretHeaders }, pins: server.extras.toolPins };
+  return { ok: true, config: resolved.config, secrets: { env: server.secretEnv, headers: server.secretHeaders }, pins: server.extras.toolPins, name: server.name };
 }
 
 /** What a mode read before the server started: a recording to verify, the tools' pins, an eval plan. */
-type Prepared = { recorded?: ImportedTrace; pins?: Record<string, string>; evals?: EvalPlan; tests?: TestPlan };
+type Prepared = { recorded?: ImportedTrace; pins?: Record<string, string>; evals?: EvalPlan; tests?: TestPlan; server?: string };
 
 async function withSession(given: ServerConfig, secrets: Secrets, options: CliOptions, io: HeadlessIo, say: (line: string) => void, prepared: Prepared): Promise<number> {
   const { recorded } = prepared;
@@ -177,7 +186,7 @@ async function recordedClient(trace: ImportedTrace) {
   return { choice: recordedClientChoice(plan), modern: recordedModern(plan) };
 }
 
-async function runMode(session: Session, options: CliOptions, io: HeadlessIo, say: (line: string) => void, { recorded, pins, evals, tests }: Prepared): Promise<number> {
+async function runMode(session: Session, options: CliOptions, io: HeadlessIo, say: (line: string) => void, { recorded, pins, evals, tests, server }: Prepared): Promise<number> {
   const h = options.headless;
   const timeoutMs = h.timeoutMs;
   switch (modeOf(h)) {
@@ -198,7 +207,7 @@ async function runMode(session: Session, options: CliOptions, io: HeadlessIo, sa
     case 'eval':
       return (await import('./eval.ts')).runEvalMode(session, evals!, h, io, say);
     case 'test':
-      return (await import('./test.ts')).runTestMode(session, tests!, h, io, say);
+      return (await import('./test.ts')).runTestMode(session, tests!, h, io, say, server);
     default:
       return runOne(session, h, io, say);
   }

@@ -109,6 +109,42 @@ describe('mcp-loupe --test, against server-everything', () => {
   }, 60_000);
 });
 
+describe('mcp-loupe --test with a workspace of several servers', () => {
+  /** Two servers, and the README's collection once for each (its `server`, as the page saves it). */
+  function workspace(): string {
+    const readme = JSON.parse(readmeCollection()) as { collections: { name: string }[] };
+    const basics = readme.collections[0];
+    const server = (argv: string[]) => ({ command: argv[0], args: argv.slice(1) });
+    return file(
+      'workspace.json',
+      JSON.stringify({
+        mcpServers: { everything: server(EVERYTHING), changed: server(CHANGED) },
+        'x-mcp-loupe': { version: 1, collections: [{ ...basics, server: 'everything' }, { ...basics, name: 'changed basics', server: 'changed' }] },
+      }),
+    );
+  }
+
+  it('runs against the server the collections name; a collection for another server is skipped, saying which', async () => {
+    const ws = workspace();
+    // No --server: the one server the chosen collection names is the one run against.
+    const green = await cli(['--test', ws, '--collection', 'everything basics', '--config', ws]);
+    expect(green.code, green.stdout + green.stderr).toBe(EXIT.ok);
+    expect(green.stdout).toMatch(/^3 passed, 0 failed, 0 errors$/m);
+    expect(green.stderr).not.toContain('warning');
+    // --server picks: the other server's collection is not run against it.
+    const picked = await cli(['--test', ws, '--config', ws, '--server', 'changed']);
+    expect(picked.code, picked.stdout + picked.stderr).toBe(EXIT.failed);
+    expect(picked.stdout).toContain('  - echo says it back\n      This collection is for the server "everything", and this run is against "changed": run it with --server everything.');
+    expect(picked.stdout).toContain('      at $.content[0].text expected "Echo: hello", found "Echo: HELLO"');
+    expect(picked.stdout).toMatch(/^2 passed, 1 failed, 0 errors, 3 skipped$/m);
+    // Collections for two servers, and no --server: which to run is the user's choice, before any server starts.
+    const both = await cli(['--test', ws, '--config', ws]);
+    expect(both.code).toBe(EXIT.usage);
+    expect(both.stderr).toContain('and the collections are for everything, changed: run --test once for each, with --server NAME.');
+    expect(both.stdout).toBe('');
+  }, 90_000);
+});
+
 describe('mcp-loupe --test with recordings', () => {
   it('records the run with --record, then runs the collection against --mock of the recording: no live server needed', async () => {
     const collections = file('mocked.json', readmeCollection());

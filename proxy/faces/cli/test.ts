@@ -9,10 +9,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { unknownNameMessage } from '../../../lib/headless/cli-arguments.ts';
 import { readCollectionFile } from '../../../lib/collections/read.ts';
-import { runCollections } from '../../../lib/collections/run.ts';
+import { runCollection, type RunOptions } from '../../../lib/collections/run.ts';
 import { collectionsJunit } from '../../../lib/collections/junit.ts';
 import { formatTestText, testExitCode } from '../../../lib/collections/text.ts';
 import type { Collection } from '../../../lib/collections/schema.ts';
+import type { CollectionVerdict } from '../../../lib/collections/types.ts';
 import type { HeadlessOptions } from '../../command-line/types.ts';
 import type { Session } from '../../session/session.ts';
 import { headlessCallPort } from './collection-port.ts';
@@ -47,10 +48,31 @@ export function readTestPlan(h: HeadlessOptions, say: (line: string) => void): T
   return { file, collections };
 }
 
-/** Runs the plan against the session, prints the report, writes the JUnit file; the exit code. */
-export async function runTestMode(session: Session, plan: TestPlan, h: HeadlessOptions, io: HeadlessIo, say: (line: string) => void): Promise<number> {
+/**
+ * The servers the plan's collections name (a collection's `server`, set in a workspace of several
+ * servers), each once, in the file's order: the run picks the one server they all name when
+ * `--server` does not (run.ts).
+ */
+export function serversOfPlan(plan: TestPlan): string[] {
+  return [...new Set(plan.collections.flatMap((c) => (c.server !== undefined ? [c.server] : [])))];
+}
+
+/**
+ * Runs the plan against the session, prints the report, writes the JUnit file; the exit code.
+ * `server`: the workspace's name for the session's server, when it came from a --config file: a
+ * collection for another of its servers is not run against this one (its calls are skipped, saying
+ * which server it is for).
+ */
+export async function runTestMode(session: Session, plan: TestPlan, h: HeadlessOptions, io: HeadlessIo, say: (line: string) => void, server?: string): Promise<number> {
   const started = new Date();
-  const verdicts = await runCollections(plan.collections, headlessCallPort(session), { variables: h.vars, timeoutMs: h.timeoutMs });
+  const port = headlessCallPort(session);
+  const options: RunOptions = { variables: h.vars, timeoutMs: h.timeoutMs };
+  const verdicts: CollectionVerdict[] = [];
+  for (const collection of plan.collections) {
+    const elsewhere = server !== undefined && collection.server !== undefined && collection.server !== server;
+    const skipAll = elsewhere ? `This collection is for the server ${JSON.stringify(collection.server)}, and this run is against ${JSON.stringify(server)}: run it with --server ${collection.server}.` : undefined;
+    verdicts.push(await runCollection(collection, port, skipAll ? { ...options, skipAll } : options));
+  }
   io.stdout(formatTestText(verdicts));
   if (h.junit) {
     const info = session.snapshot().serverInfo;
