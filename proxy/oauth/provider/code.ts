@@ -67,8 +67,9 @@ export class AuthorizationCodeProvider extends BaseProvider {
 
   clientInformation(): OAuthClientInformationMixed | undefined {
     // During an exchange the code's own client, whatever another request registered meanwhile
-    // (auth() reads this after its discovery's awaits, when others may have registered).
-    const exchanging = this.exchange?.clientId !== undefined ? this.registered.get(this.exchange.clientId) : undefined;
+    // (auth() reads this after its discovery's awaits, when others may have registered); not
+    // once the client was invalidated.
+    const exchanging = this.exchange?.clientId !== undefined && this.client !== undefined ? this.registered.get(this.exchange.clientId) : undefined;
     if (exchanging) return exchanging;
     if (this.client) return this.client;
     if (!this.options.clientId) return undefined;

@@ -283,6 +283,15 @@ describe('sign-in bookkeeping (no server: the calls auth() makes, in its order)'
     expect((await p.clientInformation())?.client_id).toBe('first');
   });
 
+  it('a client invalidated during an exchange is not handed out for it', async () => {
+    const { p, startSignIn } = provider();
+    await p.saveClientInformation!({ client_id: 'first', redirect_uris: ['http://127.0.0.1:7/oauth/callback'] });
+    expect(p.takeState(startSignIn('verifier-a'.padEnd(43, 'a'), 'mcp', 'first'))).toBe(true);
+    await p.invalidateCredentials!('client');
+    // Back to the pre-registered client of the settings.
+    expect((await p.clientInformation())?.client_id).toBe('pre');
+  });
+
   it('a sign-in older than ten minutes is not accepted', () => {
     const { p, startSignIn, now } = provider();
     const state = startSignIn('v'.repeat(43));
