@@ -73,7 +73,7 @@ function SaveAsTest({ draft }: { draft: () => Draft | undefined }): ReactNode {
   const model = useSession();
   const info = useSessionInfo();
   const servers = useLoupeSelector((s) => s.order.length);
-  const { collections, apply } = useCollections();
+  const { collections, current, apply } = useCollections();
   const [open, setOpen] = useState<{ draft: Draft; proposed: Assertion[] }>();
   const [saved, setSaved] = useState<string>();
   const server = info ? serverName(info) : 'server';
@@ -100,7 +100,7 @@ function SaveAsTest({ draft }: { draft: () => Draft | undefined }): ReactNode {
           onClose={() => setOpen(undefined)}
           onSave={(into, name, assertions) => {
             // In a workspace of several servers a new collection runs on the server it was made from.
-            const why = apply(addCall(collections, into, { ...open.draft.call, name, ...(assertions.length > 0 ? { assert: assertions } : {}) }, servers > 1 ? server : undefined));
+            const why = apply(addCall(current(), into, { ...open.draft.call, name, ...(assertions.length > 0 ? { assert: assertions } : {}) }, servers > 1 ? server : undefined));
             if (why) return why;
             lastCollection = into;
             setOpen(undefined);

@@ -5,7 +5,7 @@
  * lib/collections/run.ts over the session's port (tests-store.ts), each result's frames one click
  * from the History. `Open recording` turns a `--record` file into a collection.
  */
-import { useMemo, useState, type ReactNode } from 'react';
+import { useMemo, useRef, useState, type ReactNode } from 'react';
 import { TestsPanel, type RecordingNote } from '@/components/tests/panel.tsx';
 import type { CollectionProps } from '@/components/tests/collection.tsx';
 import { collectionFromRecording } from '../../lib/collections/from-recording.ts';
@@ -24,12 +24,26 @@ const NONE: readonly Collection[] = [];
 /** How long `Show in History` waits for a newly shown server's trace. */
 const RESET_WAIT_MS = 10_000;
 
-/** The workspace's collections, and a way to replace them all (why not, when the socket is down). */
-export function useCollections(): { collections: readonly Collection[]; set(next: Collection[]): string | undefined; apply(edit: Edit): string | undefined } {
+/**
+ * The workspace's collections, and a way to replace them all (why not, when the socket is down).
+ * The proxy holds them and shows a change a moment after it is sent: `current()` is what was just
+ * sent until then, so that an edit, or a run, that follows at once (choose `Runs on`, then `Run
+ * all collections`) builds on it instead of on the list still shown. What was sent is forgotten
+ * when the proxy next shows the workspace, whatever it shows: it reads the list again (normalised,
+ * or refused), so comparing texts, as useSentAhead does, could keep a stale copy.
+ */
+export function useCollections(): { collections: readonly Collection[]; current(): readonly Collection[]; set(next: Collection[]): string | undefined; apply(edit: Edit): string | undefined } {
   const { app } = useServices();
-  const collections = useLoupeSelector((s) => s.workspace?.collections) ?? NONE;
-  const set = (next: Collection[]) => (app.send({ type: 'set-collections', collections: next }) ? undefined : 'Not connected to Loupe; nothing was changed');
-  return { collections, set, apply: (edit) => (edit.ok ? set(edit.collections) : edit.error) };
+  const shown = useLoupeSelector((s) => s.workspace?.collections) ?? NONE;
+  const sent = useRef<{ over: readonly Collection[]; value: readonly Collection[] }>(undefined);
+  if (sent.current && sent.current.over !== shown) sent.current = undefined;
+  const current = () => sent.current?.value ?? shown;
+  const set = (next: Collection[]) => {
+    if (!app.send({ type: 'set-collections', collections: next })) return 'Not connected to Loupe; nothing was changed';
+    sent.current = { over: shown, value: next };
+    return undefined;
+  };
+  return { collections: current(), current, set, apply: (edit) => (edit.ok ? set(edit.collections) : edit.error) };
 }
 
 /** A result's `Show in History`: that server shown, its History on the call's request frame. */
@@ -69,9 +83,10 @@ function useServerNames(): readonly string[] {
 }
 
 /** `Open recording`: the file's collection added under a name of its own, and what it said. */
-function useRecording(collections: readonly Collection[], apply: (edit: Edit) => string | undefined, server: string | undefined) {
+function useRecording(current: () => readonly Collection[], apply: (edit: Edit) => string | undefined, server: string | undefined) {
   const [note, setNote] = useState<RecordingNote>();
   const open = async (file: File) => {
+    const collections = current();
     const name = uniqueName(file.name.replace(/\.(jsonl|ndjson|txt)$/i, ''), collections.map((c) => c.name));
     const made = collectionFromRecording(await file.text(), name);
     if (!made.ok) return setNote({ file: file.name, error: made.error, notes: [] });
@@ -90,27 +105,27 @@ export function TestsContainer(): ReactNode {
   const state = useStore(store);
   const synced = useLoupeSelector((s) => s.synced);
   const servers = useServerNames();
-  const { collections, set, apply } = useCollections();
+  const { collections, current, set, apply } = useCollections();
   const shownServer = info ? serverName(info) : 'this server';
   // In a workspace of several servers a new collection runs where it was made.
   const home = servers.length > 1 && info ? serverName(info) : undefined;
-  const recording = useRecording(collections, apply, home);
+  const recording = useRecording(current, apply, home);
   const target = (c: Collection) => targetOf(services, model.id, c);
   const busy = state.runningAll || Object.values(state.runs).some((r) => r.running);
   const views = collections.map((collection): Omit<CollectionProps, 'servers' | 'shownServer' | 'canRun' | 'busy'> => ({
     collection,
     run: runView(state.runs[collection.name]),
-    onRun: (only) => void store.run(collection, target(collection), only === undefined ? undefined : [only]),
+    onRun: (only) => void store.run(current().find((c) => c.name === collection.name) ?? collection, target(collection), only === undefined ? undefined : [only]),
     onReplace: (next) => {
-      const why = apply(replaceCollection(collections, collection.name, next));
+      const why = apply(replaceCollection(current(), collection.name, next));
       if (!why) store.rename(collection.name, next.name.trim());
       return why;
     },
     onDelete: () => {
-      if (!set(deleteCollection(collections, collection.name))) store.forget(collection.name);
+      if (!set(deleteCollection(current(), collection.name))) store.forget(collection.name);
     },
-    onSaveCall: (from, next) => apply(from === undefined ? addCall(collections, collection.name, next) : replaceCall(collections, collection.name, from, next)),
-    onDeleteCall: (name) => void set(deleteCall(collections, collection.name, name)),
+    onSaveCall: (from, next) => apply(from === undefined ? addCall(current(), collection.name, next) : replaceCall(current(), collection.name, from, next)),
+    onDeleteCall: (name) => void set(deleteCall(current(), collection.name, name)),
     onShowFrame: (call) => showFrame(services, call),
   }));
   return (
@@ -122,8 +137,8 @@ export function TestsContainer(): ReactNode {
       busy={busy}
       runningAll={state.runningAll}
       recording={recording.note}
-      onCreate={(name) => apply(addCollection(collections, name, home))}
-      onRunAll={() => void store.runAll(collections, target)}
+      onCreate={(name) => apply(addCollection(current(), name, home))}
+      onRunAll={() => void store.runAll(current(), target)}
       onStop={() => store.stop()}
       onOpenRecording={recording.open}
     />

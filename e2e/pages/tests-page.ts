@@ -48,6 +48,26 @@ export class TestsPage {
     await this.collection(collection).getByRole('combobox', { name: `Server of ${collection}`, exact: true }).selectOption(server);
   }
 
+  /**
+   * `Server of NAME` chosen and `Run all collections` pressed in one turn of the page, before the
+   * proxy can have shown the change back: the run must use the server just chosen.
+   */
+  async runOnThenRunAll(collection: string, server: string): Promise<void> {
+    const select = this.collection(collection).getByRole('combobox', { name: `Server of ${collection}`, exact: true });
+    const button = this.runAll();
+    await expect(button).toBeEnabled();
+    const [selectHandle, buttonHandle] = [await select.elementHandle(), await button.elementHandle()];
+    await this.page.evaluate(
+      ([element, run, value]) => {
+        const choose = element as HTMLSelectElement;
+        choose.value = value as string;
+        choose.dispatchEvent(new Event('change', { bubbles: true }));
+        (run as HTMLButtonElement).click();
+      },
+      [selectHandle, buttonHandle, server] as const,
+    );
+  }
+
   results(collection: string): Locator {
     return this.collection(collection).getByRole('table', { name: `Results of ${collection}`, exact: true });
   }
