@@ -5,7 +5,7 @@
  * lib/collections/run.ts over the session's port (tests-store.ts), each result's frames one click
  * from the History. `Open recording` turns a `--record` file into a collection.
  */
-import { useMemo, useRef, useState, type ReactNode } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { TestsPanel, type RecordingNote } from '@/components/tests/panel.tsx';
 import type { CollectionProps } from '@/components/tests/collection.tsx';
 import { collectionFromRecording } from '../../lib/collections/from-recording.ts';
@@ -19,6 +19,7 @@ import { openFrame, targetOf } from './commands.ts';
 import { serverName } from './servers.tsx';
 import { useLoupeSelector, useServices, useSession, useSessionInfo } from '../_hooks/use-loupe.ts';
 import { useStore } from '../_hooks/use-store.ts';
+import { useSentAheadUntilShown } from '@/components/ui/use-sent-ahead.ts';
 
 const NONE: readonly Collection[] = [];
 /** How long `Show in History` waits for a newly shown server's trace. */
@@ -28,22 +29,18 @@ const RESET_WAIT_MS = 10_000;
  * The workspace's collections, and a way to replace them all (why not, when the socket is down).
  * The proxy holds them and shows a change a moment after it is sent: `current()` is what was just
  * sent until then, so that an edit, or a run, that follows at once (choose `Runs on`, then `Run
- * all collections`) builds on it instead of on the list still shown. What was sent is forgotten
- * when the proxy next shows the workspace, whatever it shows: it reads the list again (normalised,
- * or refused), so comparing texts, as useSentAhead does, could keep a stale copy.
+ * all collections`) builds on it instead of on the list still shown. The proxy reads the list
+ * again before it shows it, so what was sent is forgotten when it next shows the workspace.
  */
 export function useCollections(): { collections: readonly Collection[]; current(): readonly Collection[]; set(next: Collection[]): string | undefined; apply(edit: Edit): string | undefined } {
   const { app } = useServices();
-  const shown = useLoupeSelector((s) => s.workspace?.collections) ?? NONE;
-  const sent = useRef<{ over: readonly Collection[]; value: readonly Collection[] }>(undefined);
-  if (sent.current && sent.current.over !== shown) sent.current = undefined;
-  const current = () => sent.current?.value ?? shown;
+  const ahead = useSentAheadUntilShown<readonly Collection[]>(useLoupeSelector((s) => s.workspace?.collections) ?? NONE);
   const set = (next: Collection[]) => {
     if (!app.send({ type: 'set-collections', collections: next })) return 'Not connected to Loupe; nothing was changed';
-    sent.current = { over: shown, value: next };
+    ahead.sent(next);
     return undefined;
   };
-  return { collections: current(), current, set, apply: (edit) => (edit.ok ? set(edit.collections) : edit.error) };
+  return { collections: ahead.base(), current: ahead.base, set, apply: (edit) => (edit.ok ? set(edit.collections) : edit.error) };
 }
 
 /** A result's `Show in History`: that server shown, its History on the call's request frame. */

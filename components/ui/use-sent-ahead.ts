@@ -13,3 +13,14 @@ export function useSentAhead<T>(shown: T, scope?: string): { base(): T; sent(nex
   if (current && (current.scope !== scope || JSON.stringify(current.value) === JSON.stringify(shown))) sent.current = undefined;
   return { base: () => sent.current?.value ?? shown, sent: (value) => (sent.current = { scope, value }) };
 }
+
+/**
+ * The same for a value the proxy reads again before showing it (normalised, or refused with an
+ * error): what was sent is forgotten when the proxy next shows the value at all (a new `shown`),
+ * since comparing texts could keep a copy the proxy will never show.
+ */
+export function useSentAheadUntilShown<T>(shown: T): { base(): T; sent(next: T): void } {
+  const sent = useRef<{ over: T; value: T } | undefined>(undefined);
+  if (sent.current && sent.current.over !== shown) sent.current = undefined;
+  return { base: () => (sent.current ? sent.current.value : shown), sent: (value) => (sent.current = { over: shown, value }) };
+}
