@@ -108,4 +108,33 @@ test.describe('History query', () => {
     await w.expectSaved(config);
     expect(JSON.parse(readFileSync(config, 'utf8'))['x-mcp-loupe'].queries).toEqual([{ name: 'ok calls', query: QUERY }]);
   });
+
+  test('two queries saved at once are both kept: the second builds on the first, not on the list still shown', async ({ launch, loupe, page }) => {
+    await loupe.open((await launch()).url);
+    await loupe.waitForStatus('Connected');
+    const history = new HistoryPage(loupe);
+    await history.open();
+    await page.getByRole('searchbox', { name: 'Filter history' }).fill('method:tools/list');
+    await expect(page.getByRole('button', { name: 'Save query', exact: true })).toBeEnabled();
+    // Both saved in one task of the page (React renders in microtasks between the steps), so no
+    // message from the proxy can come between them: the first is not shown back yet.
+    await page.evaluate(async () => {
+      const rendered = async () => {
+        for (let i = 0; i < 5; i++) await null;
+      };
+      const save = async (name: string) => {
+        [...document.querySelectorAll('button')].find((b) => b.textContent === 'Save query')!.click();
+        await rendered();
+        const input = document.querySelector<HTMLInputElement>('input[aria-label="Query name"]')!;
+        Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, name);
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+        await rendered();
+        input.form!.requestSubmit();
+        await rendered();
+      };
+      await save('first');
+      await save('second');
+    });
+    await expect(page.getByRole('combobox', { name: 'Saved queries' }).getByRole('option')).toHaveText(['Saved queries…', 'first', 'second']);
+  });
 });

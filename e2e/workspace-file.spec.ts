@@ -165,6 +165,37 @@ test.describe('workspace file', () => {
     expect(await page.content()).not.toContain(SECRET);
   });
 
+  test('two calls saved at once are both kept: the second builds on the first, not on the list still shown', async ({ launch, loupe, page }) => {
+    await loupe.open((await launch()).url);
+    await loupe.waitForStatus('Connected');
+    await loupe.selectTool('echo');
+    await expect(page.getByRole('button', { name: 'Save call', exact: true })).toBeEnabled();
+    // Both saved in one task of the page (React renders in microtasks between the steps), so no
+    // message from the proxy can come between them: the first is not shown back yet.
+    await page.evaluate(async () => {
+      const rendered = async () => {
+        for (let i = 0; i < 5; i++) await null;
+      };
+      const button = (text: string) => [...document.querySelectorAll('button')].find((b) => b.textContent === text)!;
+      const save = async (name: string) => {
+        button('Save call').click();
+        await rendered();
+        const input = document.querySelector<HTMLInputElement>('[role="group"][aria-label="Save call"] input')!;
+        Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, name);
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+        await rendered();
+        button('Add to saved calls').click();
+        await rendered();
+      };
+      await save('one');
+      await save('two');
+    });
+    const w = new WorkspaceFilePage(page);
+    await w.openSavedCalls();
+    await expect(w.savedCall('one')).toBeVisible();
+    await expect(w.savedCall('two')).toBeVisible();
+  });
+
   test('saved calls: save from the tool form, run all twice, the changed one is marked; edit, delete; a second tab and the file see them', async ({ launch, loupe, page }) => {
     const dir = tempDir('calls');
     const config = writeConfig(dir, { everything: { command: 'node', args: [EVERYTHING, 'stdio'] }, memory: memoryEntry(dir) });

@@ -10,6 +10,7 @@ import type { HistoryRow } from '../../lib/trace/trace.ts';
 import type { SavedQuery } from '../../lib/workspace/workspace.ts';
 import type { SavedQueriesProps } from '@/components/history/saved-queries.tsx';
 import { useLoupeSelector, useServices } from '../_hooks/use-loupe.ts';
+import { useSentAheadUntilShown } from '@/components/ui/use-sent-ahead.ts';
 
 const NONE: readonly SavedQuery[] = [];
 
@@ -22,17 +23,27 @@ export function useQueryValues(rows: readonly HistoryRow[], methods: () => Itera
   }, [rows, version, key]);
 }
 
-/** The workspace's saved queries, and saving / forgetting one (false when the socket is down). */
+/**
+ * The workspace's saved queries, and saving / forgetting one (false when the socket is down); a
+ * change right after another builds on what was just sent (components/ui/use-sent-ahead.ts).
+ */
 export function useSavedQueries(): Omit<SavedQueriesProps, 'current' | 'onApply'> {
   const { app } = useServices();
-  const queries = useLoupeSelector((s) => s.workspace?.savedQueries) ?? NONE;
-  const send = (next: SavedQuery[]) => app.send({ type: 'set-saved-queries', queries: next });
+  const shown = useLoupeSelector((s) => s.workspace?.savedQueries) ?? NONE;
+  const ahead = useSentAheadUntilShown<readonly SavedQuery[]>(shown);
+  const send = (next: SavedQuery[]) => {
+    if (!app.send({ type: 'set-saved-queries', queries: next })) return false;
+    ahead.sent(next);
+    return true;
+  };
   return {
-    queries,
+    // What is drawn is the proxy's (once it is shown, it is kept); a change builds on what was sent.
+    queries: shown,
     onSave: (name, query) => {
+      const queries = ahead.base();
       const next = queries.some((q) => q.name === name) ? queries.map((q) => (q.name === name ? { name, query } : q)) : [...queries, { name, query }];
       return send(next) ? undefined : 'Not connected to Loupe; the query was not saved';
     },
-    onForget: (name) => void send(queries.filter((q) => q.name !== name)),
+    onForget: (name) => void send(ahead.base().filter((q) => q.name !== name)),
   };
 }

@@ -10,15 +10,27 @@ import type { SavedCall } from '../../lib/workspace/workspace.ts';
 import { changed, savedCallsOf } from '../_stores/saved-calls-store.ts';
 import { useLoupeSelector, useServices, useSession, useSessionInfo } from '../_hooks/use-loupe.ts';
 import { useStore } from '../_hooks/use-store.ts';
+import { useSentAheadUntilShown } from '@/components/ui/use-sent-ahead.ts';
 
 const NONE: readonly SavedCall[] = [];
 
-/** This session's saved calls, and a way to replace them (false when the socket is down). */
-function useSavedCallList(): { calls: readonly SavedCall[]; set(calls: SavedCall[]): boolean } {
+/**
+ * This session's saved calls, and a way to replace them (false when the socket is down).
+ * `current()` is what was just sent until the proxy shows the workspace again: a change right
+ * after another builds on it (components/ui/use-sent-ahead.ts).
+ */
+function useSavedCallList(): { calls: readonly SavedCall[]; current(): readonly SavedCall[]; set(calls: SavedCall[]): boolean } {
   const { app } = useServices();
   const model = useSession();
-  const calls = useLoupeSelector((s) => s.workspace?.savedCalls[model.id]) ?? NONE;
-  return { calls, set: (next) => app.send({ type: 'set-saved-calls', session: model.id, calls: next }) };
+  const shown = useLoupeSelector((s) => s.workspace?.savedCalls[model.id]) ?? NONE;
+  const ahead = useSentAheadUntilShown<readonly SavedCall[]>(shown);
+  const set = (next: SavedCall[]) => {
+    if (!app.send({ type: 'set-saved-calls', session: model.id, calls: next })) return false;
+    ahead.sent(next);
+    return true;
+  };
+  // What is drawn is the proxy's (once it is shown, it is kept); what the next change builds on, `current()`.
+  return { calls: shown, current: ahead.base, set };
 }
 
 /** How many saved calls this session has (the tab's count). */
@@ -29,8 +41,9 @@ export function useSavedCallCount(): number {
 
 /** Keep `call` in the server's saved calls; returns why not (a name taken, no socket). */
 export function useSaveCall(): (call: SavedCall) => string | undefined {
-  const { calls, set } = useSavedCallList();
+  const { current, set } = useSavedCallList();
   return (call) => {
+    const calls = current();
     if (calls.some((c) => c.name === call.name)) return `A saved call named ${call.name} exists already: choose another name`;
     return set([...calls, call]) ? undefined : 'Not connected to Loupe; the call was not saved';
   };
@@ -48,7 +61,7 @@ export function SavedCallsContainer(): ReactNode {
   const session = useSessionInfo();
   const store = savedCallsOf(model);
   const state = useStore(store);
-  const { calls, set } = useSavedCallList();
+  const { calls, current, set } = useSavedCallList();
   const views: SavedCallView[] = calls.map((call) => {
     const results = state.results[call.name];
     return { call, latest: results?.latest, previous: results?.previous, running: results?.running ?? false, changed: changed(results) };
@@ -59,13 +72,13 @@ export function SavedCallsContainer(): ReactNode {
       canRun={session?.status === 'connected'}
       runningAll={state.runningAll}
       onRun={(call) => void store.run(call)}
-      onRunAll={() => void store.runAll(calls)}
+      onRunAll={() => void store.runAll(current())}
       onDelete={(name) => {
-        if (set(calls.filter((c) => c.name !== name))) store.forget(name);
+        if (set(current().filter((c) => c.name !== name))) store.forget(name);
       }}
       onEdit={(from, next) => {
-        if (next.name !== from && calls.some((c) => c.name === next.name)) return `A saved call named ${next.name} exists already`;
-        if (!set(calls.map((c) => (c.name === from ? next : c)))) return 'Not connected to Loupe; nothing was changed';
+        if (next.name !== from && current().some((c) => c.name === next.name)) return `A saved call named ${next.name} exists already`;
+        if (!set(current().map((c) => (c.name === from ? next : c)))) return 'Not connected to Loupe; nothing was changed';
         store.rename(from, next.name);
         return undefined;
       }}

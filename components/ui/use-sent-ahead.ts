@@ -17,7 +17,8 @@ export function useSentAhead<T>(shown: T, scope?: string): { base(): T; sent(nex
 /**
  * The same for a value the proxy reads again before showing it (normalised, or refused with an
  * error): what was sent is forgotten when the proxy next shows the value at all (a new `shown`),
- * since comparing texts could keep a copy the proxy will never show.
+ * since comparing texts could keep a copy the proxy will never show. Its users draw `shown` (what
+ * the page shows is then what the proxy keeps) and build each change on `base()`.
  */
 export function useSentAheadUntilShown<T>(shown: T): { base(): T; sent(next: T): void } {
   const sent = useRef<{ over: T; value: T } | undefined>(undefined);
