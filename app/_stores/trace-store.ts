@@ -17,7 +17,7 @@ import { dependsOnPairing, EMPTY_FILTER, filterRows, indexOfSeq, narrows, type Q
 import { TraceIndex } from '../../lib/trace/row-index.ts';
 import { foldRounds, lowerBound, RoundIndex } from '../../lib/trace/rounds.ts';
 import { spansAsTrace } from '../../lib/otel/session-files.ts';
-import { type TraceHeader } from '../../lib/trace/jsonl.ts';
+import type { TraceHeader } from '../../lib/trace/jsonl.ts';
 import { parseTrace } from '../../lib/trace/read-trace.ts';
 import type { HistoryRow } from '../../lib/trace/trace.ts';
 import type { SessionInfo, TraceEvent } from '../../lib/wire/wire.ts';

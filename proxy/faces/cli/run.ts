@@ -85,8 +85,7 @@ type Picked = { ok: true; config: ServerConfig; secrets: Secrets; pins?: Record<
 function pickServer(target: ResolvedTarget, named: string[] = []): Picked {
   if (target.config) return { ok: true, config: target.config, secrets: { env: [], headers: [] } };
   const { workspace, path, start } = target.workspace!;
-  const one = start.length === 1 ? start[0] : workspace.servers.length === 1 ? workspace.servers[0].name : named.length === 1 && start.includes(named[0]) ? named[0] : undefined;
-  const server = one !== undefined ? workspace.servers.find((s) => s.name === one) : undefined;
+  const server = workspace.servers.find((s) => s.name === pickedName(start, workspace.servers, named));
   if (!server) {
     const listed = `${path} has ${workspace.servers.length} servers (${workspace.servers.map((s) => s.name).join(', ')})`;
     if (named.length > 1) return { ok: false, error: `${listed}, and the collections are for ${named.join(', ')}: run --test once for each, with --server NAME.` };
@@ -97,6 +96,13 @@ function pickServer(target: ResolvedTarget, named: string[] = []): Picked {
     return { ok: false, error: `Server ${JSON.stringify(server.name)} needs ${resolved.missing.map((m) => '${input:' + m + '}').join(', ')}, which only the page can ask for: give the value with -e/--header, or run without --cli.` };
   }
   return { ok: true, config: resolved.config, secrets: { env: server.secretEnv, headers: server.secretHeaders }, pins: server.extras.toolPins, name: server.name };
+}
+
+/** The name the run takes: the one `--server` (or the only server), else the one the collections name. */
+function pickedName(start: readonly string[], servers: readonly { name: string }[], named: readonly string[]): string | undefined {
+  if (start.length === 1) return start[0];
+  if (servers.length === 1) return servers[0].name;
+  return named.length === 1 && start.includes(named[0]) ? named[0] : undefined;
 }
 
 /** What a mode read before the server started: a recording to verify, the tools' pins, an eval plan. */

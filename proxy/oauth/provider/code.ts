@@ -66,11 +66,6 @@ export class AuthorizationCodeProvider extends BaseProvider {
   }
 
   clientInformation(): OAuthClientInformationMixed | undefined {
-    // During an exchange the code's own client, whatever another request registered meanwhile
-    // (auth() reads this after its discovery's awaits, when others may have registered); not
-    // once the client was invalidated.
-    const exchanging = this.exchange?.clientId !== undefined && this.client !== undefined ? this.registered.get(this.exchange.clientId) : undefined;
-    if (exchanging) return exchanging;
     if (this.client) return this.client;
     if (!this.options.clientId) return undefined;
     const secret = this.options.clientSecret ? { client_secret: this.options.clientSecret } : {};
@@ -79,8 +74,12 @@ export class AuthorizationCodeProvider extends BaseProvider {
 
   saveClientInformation(info: OAuthClientInformationMixed): void {
     const before = this.client;
-    this.client = info;
     this.registered.set(info.client_id, info);
+    // A code being exchanged belongs to the client it was issued to (takeState): a client another
+    // request registers meanwhile does not take its place, since auth() reads clientInformation()
+    // only after its discovery's awaits. Unless that client was invalidated since.
+    const owner = this.exchange?.clientId;
+    if (owner === undefined || owner === info.client_id || this.client === undefined) this.client = info;
     this.persist();
     if (before?.client_id === info.client_id) return; // the SDK binding a known client to its issuer
     if (info.client_id === this.options.clientMetadataUrl) this.step('registration', 'passed', `Using the client ID metadata document ${info.client_id} as the client id.`);
@@ -130,9 +129,6 @@ export class AuthorizationCodeProvider extends BaseProvider {
   saveTokens(tokens: OAuthTokens): void {
     // RFC 6749 §5.1: a token response without `scope` granted what was asked.
     const asked = this.exchanging ? this.exchangedScope : undefined;
-    // The tokens belong to the client that exchanged the code: its refreshes must use it.
-    const owner = this.exchanging && this.exchange?.clientId !== undefined ? this.registered.get(this.exchange.clientId) : undefined;
-    if (owner) this.client = owner;
     super.saveTokens(asked !== undefined && tokens.scope === undefined ? { ...tokens, scope: asked } : tokens);
     this.exchange = undefined;
     this.exchanging = false;
