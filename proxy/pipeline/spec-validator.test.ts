@@ -124,11 +124,15 @@ describe('attachSpecValidator: off the hot path, bounded', () => {
   it('records at most so many spec events a second, and says how many more it found', async () => {
     const trace = new TraceRecorder('s1');
     stops.push(attachSpecValidator(trace, () => 'legacy', () => undefined, { specPerSecond: 10 }));
+    const started = performance.now();
     for (let n = 0; n < 50; n++) trace.record(badNote(n));
     await specValidationSettled(trace);
+    // A burst of 10, and 10 more for each second the checks took (a loaded machine takes longer).
+    const refilled = Math.ceil(((performance.now() - started) / 1000) * 10);
     const marked = specs(trace.all()).length;
     expect(marked).toBeGreaterThanOrEqual(10);
-    expect(marked).toBeLessThan(13);
+    expect(marked).toBeLessThanOrEqual(10 + refilled);
+    expect(marked).toBeLessThan(50);
     expect(notes(trace.all())).toEqual([`Spec validation marks at most 10 frames a second in the History; ${50 - marked} more broke the schema and are not marked.`]);
   });
 
