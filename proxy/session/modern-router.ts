@@ -69,11 +69,15 @@ export class ModernRouter extends RawRouter {
   override async request(method: string, params: Record<string, unknown> | undefined, options: RouterRequestOptions): Promise<RawOutcome> {
     let sendParams = withEnvelope(params, this.side.envelope());
     let first: RequestId | undefined;
+    // Only these methods may ask for input; an input_required elsewhere is returned as sent (the History marks it).
+    const askedIn = (outcome: RawOutcome) => (outcome.ok && ROUND_METHODS.has(method) ? inputRequired(outcome.result) : undefined);
+    // A round that asks for input is not the call's outcome: only an answer that ends the call is told.
+    const told = options.onSettled;
+    const rounds: RouterRequestOptions = told ? { ...options, onSettled: (outcome) => (askedIn(outcome) ? undefined : told(outcome)) } : options;
     for (let round = 1; ; round++) {
-      const outcome = await super.request(method, sendParams, first === undefined ? options : { ...options, round: { call: first, n: round } });
+      const outcome = await super.request(method, sendParams, first === undefined ? rounds : { ...rounds, round: { call: first, n: round } });
       first ??= outcome.rpcId;
-      // Only these methods may ask for input; an input_required elsewhere is returned as sent (the History marks it).
-      const asked = outcome.ok && ROUND_METHODS.has(method) ? inputRequired(outcome.result) : undefined;
+      const asked = askedIn(outcome);
       if (!asked || first === undefined) return outcome;
       if (round >= MAX_ROUNDS) {
         return { ok: false, error: { code: 'TOO_MANY_ROUNDS', message: `The server asked for input ${MAX_ROUNDS} times in a row without completing; Loupe stopped re-sending ${method}.` }, rpcId: outcome.rpcId };

@@ -104,8 +104,11 @@ describe('Auto and 2026-07-28 on stdio', () => {
     await withSession(
       stdio(MODERN, ['--stdio'], '2026-07-28'),
       async ({ session }) => {
-        const outcome = await session.request('u1', 'tools/call', { name: 'confirm-delete', arguments: { path: '/tmp/x' } });
+        const told: unknown[] = [];
+        const outcome = await session.request('u1', 'tools/call', { name: 'confirm-delete', arguments: { path: '/tmp/x' } }, { onSettled: (o) => told.push(o) });
         expect(outcome).toMatchObject({ ok: true, result: { content: [{ text: 'Deleted /tmp/x' }] } });
+        // A face that sends the answer on as it is read is told the call's outcome only, not the round that asked.
+        expect(told).toEqual([outcome]);
         const calls = frames(session.trace.all()).filter((f) => f.method === 'tools/call');
         expect(calls).toHaveLength(2);
         expect(calls[0].round).toBeUndefined();
@@ -136,8 +139,11 @@ describe('Auto and 2026-07-28 on stdio', () => {
 
   it('a refused input ends the call in plain words without a re-send', async () => {
     await withSession(stdio(MODERN, ['--stdio'], '2026-07-28'), async ({ session }) => {
-      const outcome = await session.request('u1', 'tools/call', { name: 'ask-model', arguments: { question: 'why?' } });
+      const told: unknown[] = [];
+      const outcome = await session.request('u1', 'tools/call', { name: 'ask-model', arguments: { question: 'why?' } }, { onSettled: (o) => told.push(o) });
       expect(outcome.ok).toBe(false);
+      // Loupe ended the call, not an answer: nothing is told, and the face sends what request resolves with.
+      expect(told).toEqual([]);
       if (outcome.ok) return;
       expect(outcome.error.message).toContain('The input the server asked for (answer) was not given');
       expect(frames(session.trace.all()).filter((f) => f.method === 'tools/call')).toHaveLength(1);

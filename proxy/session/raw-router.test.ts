@@ -27,7 +27,7 @@ async function connected() {
   await client.connect(clientSide);
   const router = new RawRouter(clientSide, new TraceRecorder('s1'));
   router.install();
-  return { router, close: () => Promise.all([client.close(), server.close()]) };
+  return { router, transport: clientSide, close: () => Promise.all([client.close(), server.close()]) };
 }
 
 describe('RawRouter: the session times every request, for every face', () => {
@@ -53,6 +53,24 @@ describe('RawRouter: the session times every request, for every face', () => {
     const notified = await router.send({ jsonrpc: '2.0', method: 'notifications/roots/list_changed' }, 'composer', 10_000);
     expect(notified).toMatchObject({ ok: true, result: null });
     expect(typeof notified.durationMs).toBe('number');
+    await close();
+  });
+
+  it('tells onSettled in the turn the answer is read, before the request\'s promise settles', async () => {
+    const { router, transport, close } = await connected();
+    const seen: string[] = [];
+    // Wrapped around the router's own handler: whatever it tells, it tells before returning.
+    const routed = transport.onmessage!;
+    transport.onmessage = (message, extra) => {
+      seen.push('read');
+      routed(message, extra);
+      seen.push('handled');
+    };
+    const outcome = router.request('tools/call', { name: 'wait', arguments: { ms: 1 } }, { cancel: new Cancel(), onSettled: (o) => seen.push(`settled ${o.rpcId} ${o.ok} ${typeof o.durationMs}`) });
+    void outcome.then(() => seen.push('resolved'));
+    await outcome;
+    await Promise.resolve();
+    expect(seen).toEqual(['read', 'settled loupe-1 true number', 'handled', 'resolved']);
     await close();
   });
 

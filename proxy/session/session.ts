@@ -279,7 +279,10 @@ export class Session {
     const raw = this.raw;
     if (!raw || this.statusValue !== 'connected') return { ok: false, error: this.notConnected() };
     return this.inFlight.run(uiId, options, async (cancel, onProgress) => {
-      const send = () => raw.request(method, params, { cancel, byView: options.byView, onProgress });
+      const told = options.onSettled;
+      // An answer a new sign-in will retry is not final: only the retry's is told.
+      const onSettled = told && ((outcome: RequestOutcome) => (outcome.ok || outcome.error.code !== 'UNAUTHORIZED' || !this.oauth ? told(outcome) : undefined));
+      const send = () => raw.request(method, params, { cancel, byView: options.byView, onProgress, onSettled });
       const outcome = await send();
       // A step-up (403 insufficient_scope) or a refresh that failed: sign in again, then send once more.
       if (!outcome.ok && outcome.error.code === 'UNAUTHORIZED' && this.oauth && (await this.oauth.signInAgain(this.transport))) return await send();

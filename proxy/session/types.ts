@@ -13,6 +13,11 @@ export interface RequestOptions {
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
   /** The request is an MCP Apps view's (issue 24): its frame names the view. */
   byView?: string;
+  /**
+   * Told the final outcome in the turn its answer is read (RouterRequestOptions.onSettled); not
+   * told an answer that a new sign-in will retry. Whatever it is told, `request` resolves with too.
+   */
+  onSettled?: (outcome: RequestOutcome) => void;
 }
 
 /** How Loupe plays the client's part on a connection (issue 4): chosen at connect time. */

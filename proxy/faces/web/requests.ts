@@ -10,6 +10,9 @@ import type { RawOutcome } from '../../session/raw-router.ts';
 import type { Session } from '../../session/session.ts';
 
 export async function relayRequest(hub: HubContext, ws: WebSocket, s: Session, message: RequestMessage): Promise<void> {
+  // The time is the session's (proxy/session/raw-router.ts), the same for every face.
+  const answer = (outcome: RawOutcome): void => sendOutcome(hub, ws, { type: 'response', id: message.id, session: s.id, durationMs: outcome.durationMs ?? 0, rpcId: outcome.rpcId }, outcome);
+  let answered = false;
   const outcome = await s.request(message.id, message.method, message.params, {
     timeoutMs: message.timeoutMs,
     resetTimeoutOnProgress: message.resetTimeoutOnProgress,
@@ -22,11 +25,14 @@ export async function relayRequest(hub: HubContext, ws: WebSocket, s: Session, m
           if (progress) hub.sendTo(ws, { type: 'progress', id: message.id, session: s.id, ...progress });
         }
       : undefined,
+    // Sent on in the turn the server's answer is read (raw-router.ts); an outcome the session
+    // makes without an answer (not connected) comes back through the await below.
+    onSettled: (settled) => {
+      answer(settled);
+      answered = true;
+    },
   });
-  // The time is the session's (proxy/session/raw-router.ts), the same for every face.
-  // The response goes out before the tick's batch of trace events (the frames follow within
-  // the same tick): a caller waiting on the result does not wait for the trace's serialisation.
-  sendOutcome(hub, ws, { type: 'response', id: message.id, session: s.id, durationMs: outcome.durationMs ?? 0, rpcId: 'rpcId' in outcome ? outcome.rpcId : undefined }, outcome);
+  if (!answered) answer(outcome);
 }
 
 export async function relayRawMessage(hub: HubContext, ws: WebSocket, s: Session, message: SendRawMessage): Promise<void> {
