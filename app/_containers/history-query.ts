@@ -30,20 +30,15 @@ export function useQueryValues(rows: readonly HistoryRow[], methods: () => Itera
 export function useSavedQueries(): Omit<SavedQueriesProps, 'current' | 'onApply'> {
   const { app } = useServices();
   const shown = useLoupeSelector((s) => s.workspace?.savedQueries) ?? NONE;
-  const ahead = useSentAheadUntilShown<readonly SavedQuery[]>(shown);
-  const send = (next: SavedQuery[]) => {
-    if (!app.send({ type: 'set-saved-queries', queries: next })) return false;
-    ahead.sent(next);
-    return true;
-  };
+  const ahead = useSentAheadUntilShown<readonly SavedQuery[]>(shown, (next) => app.send({ type: 'set-saved-queries', queries: [...next] }));
   return {
     // What is drawn is the proxy's (once it is shown, it is kept); a change builds on what was sent.
     queries: shown,
     onSave: (name, query) => {
       const queries = ahead.base();
       const next = queries.some((q) => q.name === name) ? queries.map((q) => (q.name === name ? { name, query } : q)) : [...queries, { name, query }];
-      return send(next) ? undefined : 'Not connected to Loupe; the query was not saved';
+      return ahead.send(next) ? undefined : 'Not connected to Loupe; the query was not saved';
     },
-    onForget: (name) => void send(ahead.base().filter((q) => q.name !== name)),
+    onForget: (name) => void ahead.send(ahead.base().filter((q) => q.name !== name)),
   };
 }

@@ -23,14 +23,9 @@ function useSavedCallList(): { calls: readonly SavedCall[]; current(): readonly 
   const { app } = useServices();
   const model = useSession();
   const shown = useLoupeSelector((s) => s.workspace?.savedCalls[model.id]) ?? NONE;
-  const ahead = useSentAheadUntilShown<readonly SavedCall[]>(shown);
-  const set = (next: SavedCall[]) => {
-    if (!app.send({ type: 'set-saved-calls', session: model.id, calls: next })) return false;
-    ahead.sent(next);
-    return true;
-  };
+  const ahead = useSentAheadUntilShown<readonly SavedCall[]>(shown, (next) => app.send({ type: 'set-saved-calls', session: model.id, calls: [...next] }));
   // What is drawn is the proxy's (once it is shown, it is kept); what the next change builds on, `current()`.
-  return { calls: shown, current: ahead.base, set };
+  return { calls: shown, current: ahead.base, set: ahead.send };
 }
 
 /** How many saved calls this session has (the tab's count). */

@@ -35,12 +35,8 @@ const RESET_WAIT_MS = 10_000;
 export function useCollections(): { collections: readonly Collection[]; current(): readonly Collection[]; set(next: Collection[]): string | undefined; apply(edit: Edit): string | undefined } {
   const { app } = useServices();
   const shown = useLoupeSelector((s) => s.workspace?.collections) ?? NONE;
-  const ahead = useSentAheadUntilShown<readonly Collection[]>(shown);
-  const set = (next: Collection[]) => {
-    if (!app.send({ type: 'set-collections', collections: next })) return 'Not connected to Loupe; nothing was changed';
-    ahead.sent(next);
-    return undefined;
-  };
+  const ahead = useSentAheadUntilShown<readonly Collection[]>(shown, (next) => app.send({ type: 'set-collections', collections: [...next] }));
+  const set = (next: Collection[]) => (ahead.send(next) ? undefined : 'Not connected to Loupe; nothing was changed');
   // What is drawn is the proxy's (once it is shown, it is kept); what the next change builds on, `current()`.
   return { collections: shown, current: ahead.base, set, apply: (edit) => (edit.ok ? set(edit.collections) : edit.error) };
 }

@@ -18,10 +18,18 @@ export function useSentAhead<T>(shown: T, scope?: string): { base(): T; sent(nex
  * The same for a value the proxy reads again before showing it (normalised, or refused with an
  * error): what was sent is forgotten when the proxy next shows the value at all (a new `shown`),
  * since comparing texts could keep a copy the proxy will never show. Its users draw `shown` (what
- * the page shows is then what the proxy keeps) and build each change on `base()`.
+ * the page shows is then what the proxy keeps) and build each change on `base()`. `send` sends a
+ * value to the proxy (false when it could not); what it sent is remembered.
  */
-export function useSentAheadUntilShown<T>(shown: T): { base(): T; sent(next: T): void } {
+export function useSentAheadUntilShown<T>(shown: T, send: (next: T) => boolean): { base(): T; send(next: T): boolean } {
   const sent = useRef<{ over: T; value: T } | undefined>(undefined);
   if (sent.current && sent.current.over !== shown) sent.current = undefined;
-  return { base: () => (sent.current ? sent.current.value : shown), sent: (value) => (sent.current = { over: shown, value }) };
+  return {
+    base: () => (sent.current ? sent.current.value : shown),
+    send: (value) => {
+      if (!send(value)) return false;
+      sent.current = { over: shown, value };
+      return true;
+    },
+  };
 }

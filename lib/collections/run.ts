@@ -33,8 +33,8 @@ export interface RunOptions {
   timeoutMs?: number;
   /** Run only the calls with these names; the others are `skipped`. */
   only?: string[];
-  /** Run none: every call is `skipped` for this reason (a collection for another server of the workspace). */
-  skipAll?: string;
+  /** Why not to run this collection at all (a collection for another server of the workspace): its calls are `skipped` with it. */
+  skipCollection?(collection: Collection): string | undefined;
   /** Stops the run: the call in flight and every call after it are `skipped`. */
   signal?: AbortSignal;
   /** Each call's verdict, as soon as it is known (the page's table fills in as the run goes). */
@@ -59,6 +59,8 @@ export function requestOf(kind: CollectionCall['kind'], call: FilledCall): { met
 interface RunState {
   extracted: Record<string, unknown>;
   why: Record<string, string>;
+  /** Why the whole collection is not run (RunOptions.skipCollection). */
+  skipped?: string;
 }
 
 const now = (): number => performance.now();
@@ -67,7 +69,7 @@ const zero = (): Record<CallStatus, number> => ({ passed: 0, failed: 0, error: 0
 /** Runs one collection's calls in order. Never throws: whatever goes wrong is a verdict. */
 export async function runCollection(collection: Collection, port: CallPort, options: RunOptions = {}): Promise<CollectionVerdict> {
   const started = now();
-  const state: RunState = { extracted: {}, why: {} };
+  const state: RunState = { extracted: {}, why: {}, skipped: options.skipCollection?.(collection) };
   const calls: CallVerdict[] = [];
   const counts = zero();
   for (const call of collection.calls) {
@@ -93,7 +95,7 @@ async function runCall(collection: Collection, call: CollectionCall, port: CallP
     for (const name of Object.keys(call.extract ?? {})) state.why[name] = `the call ${JSON.stringify(call.name)}, which extracts it, ${because}`;
     return { ...base, status, reason, ...extra };
   };
-  if (options.skipAll !== undefined) return notRun('skipped', options.skipAll);
+  if (state.skipped !== undefined) return notRun('skipped', state.skipped);
   if (options.signal?.aborted) return notRun('skipped', 'The run was stopped before this call.');
   if (options.only !== undefined && !options.only.includes(call.name)) return notRun('skipped', 'Not chosen for this run.');
   const variables = { ...collection.variables, ...state.extracted, ...options.variables };

@@ -44,9 +44,10 @@ export async function runHeadless(options: CliOptions, target: ResolvedTarget | 
     if (modeOf(h) === 'mock') return await runMockMode(h, io, say);
     // A collection file (issue 27) is read first: a bad one, or a --collection it does not have, is
     // exit 2 with no server run; and the server its collections name is the one to run against.
-    const tests = h.test !== undefined ? (await import('./test.ts')).readTestPlan(h, say) : undefined;
+    const testing = h.test !== undefined ? await import('./test.ts') : undefined;
+    const tests = testing?.readTestPlan(h, say);
     if (typeof tests === 'number') return tests;
-    const picked = target ? pickServer(target, tests ? (await import('./test.ts')).serversOfPlan(tests) : []) : { ok: false as const, error: 'No server to talk to.' };
+    const picked = target ? pickServer(target, tests ? testing!.serversOfPlan(tests) : []) : { ok: false as const, error: 'No server to talk to.' };
     if (!picked.ok) {
       say(picked.error);
       return EXIT.usage;

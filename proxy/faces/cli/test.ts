@@ -9,11 +9,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { unknownNameMessage } from '../../../lib/headless/cli-arguments.ts';
 import { readCollectionFile } from '../../../lib/collections/read.ts';
-import { runCollection, type RunOptions } from '../../../lib/collections/run.ts';
+import { runCollections } from '../../../lib/collections/run.ts';
 import { collectionsJunit } from '../../../lib/collections/junit.ts';
 import { formatTestText, testExitCode } from '../../../lib/collections/text.ts';
 import type { Collection } from '../../../lib/collections/schema.ts';
-import type { CollectionVerdict } from '../../../lib/collections/types.ts';
 import type { HeadlessOptions } from '../../command-line/types.ts';
 import type { Session } from '../../session/session.ts';
 import { headlessCallPort } from './collection-port.ts';
@@ -65,14 +64,11 @@ export function serversOfPlan(plan: TestPlan): string[] {
  */
 export async function runTestMode(session: Session, plan: TestPlan, h: HeadlessOptions, io: HeadlessIo, say: (line: string) => void, server?: string): Promise<number> {
   const started = new Date();
-  const port = headlessCallPort(session);
-  const options: RunOptions = { variables: h.vars, timeoutMs: h.timeoutMs };
-  const verdicts: CollectionVerdict[] = [];
-  for (const collection of plan.collections) {
-    const elsewhere = server !== undefined && collection.server !== undefined && collection.server !== server;
-    const skipAll = elsewhere ? `This collection is for the server ${JSON.stringify(collection.server)}, and this run is against ${JSON.stringify(server)}: run it with --server ${collection.server}.` : undefined;
-    verdicts.push(await runCollection(collection, port, skipAll ? { ...options, skipAll } : options));
-  }
+  const verdicts = await runCollections(plan.collections, headlessCallPort(session), {
+    variables: h.vars,
+    timeoutMs: h.timeoutMs,
+    skipCollection: (c) => (server !== undefined && c.server !== undefined && c.server !== server ? `This collection is for the server ${JSON.stringify(c.server)}, and this run is against ${JSON.stringify(server)}: run it with --server ${c.server}.` : undefined),
+  });
   io.stdout(formatTestText(verdicts));
   if (h.junit) {
     const info = session.snapshot().serverInfo;
